@@ -1,0 +1,64 @@
+"""Cards are their codes: rank then suit, e.g. ``AS``, ``10H``, ``QD``.
+
+>>> rank_of("10H"), suit_of("10H")
+('10', 'H')
+>>> parse_card(" qd ")
+'QD'
+>>> parse_cards("AS, 10h,7C")
+('AS', '10H', '7C')
+>>> len(french_deck(2))
+104
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence, Tuple
+
+RANKS: Tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: Tuple[str, ...] = ("S", "H", "D", "C")
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {
+    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+    "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
+}
+
+
+class InvalidCard(ValueError):
+    """Not a card code at all."""
+
+
+def rank_of(card: str) -> str:
+    return card[:-1]
+
+
+def suit_of(card: str) -> str:
+    return card[-1]
+
+
+def parse_card(text: str, ranks: Sequence[str] = RANKS) -> str:
+    """Normalize a card code; InvalidCard if it is not one (of the given ranks)."""
+    code = text.strip().upper()
+    if len(code) < 2 or code[-1] not in SUITS or code[:-1] not in ranks:
+        raise InvalidCard(f"{text.strip()!r} is not a card code (examples: AS, 10H, QD)")
+    return code
+
+
+def parse_cards(text: str, ranks: Sequence[str] = RANKS) -> Tuple[str, ...]:
+    """Parse a comma-separated list of card codes."""
+    return tuple(parse_card(part, ranks) for part in text.split(",") if part.strip())
+
+
+def french_deck(decks: int = 1) -> Tuple[str, ...]:
+    """The 52-card deck, ``decks`` times, in a fixed order."""
+    return tuple(r + s for _ in range(decks) for s in SUITS for r in RANKS)
+
+
+def card_name(card: str) -> str:
+    """Spoken name: 'queen of diamonds'."""
+    return f"{RANK_NAMES[rank_of(card)]} of {SUIT_NAMES[suit_of(card)]}"
+
+
+def count_cards(cards: Iterable[str]) -> dict:
+    counts: dict = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return counts

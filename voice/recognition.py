@@ -1,0 +1,57 @@
+"""The one small interface every speech recognizer backend implements.
+
+The session gives the recognizer the phrases that can be said right now (built from the
+hand, the legal values and the commands), then feeds it one utterance of 16-bit mono PCM at
+``sample_rate`` and gets back a ``Hypothesis``: the phrase heard (always one of the
+vocabulary phrases, or "" for nothing usable) and a verdict from the backend's own
+calibrated rejection signal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence, Tuple
+
+ACCEPT = "accept"    # confident: act on it
+CONFIRM = "confirm"  # plausible but unsure: ask "Seven?" first
+REJECT = "reject"    # not a command, or too unsure: "Sorry, say that again"
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    text: str                      # a vocabulary phrase, or "" when nothing usable was heard
+    verdict: str = REJECT          # ACCEPT, CONFIRM or REJECT
+    confidence: float = 0.0        # 0..1, backend-calibrated; for logs and benchmarks
+    alternatives: Tuple[str, ...] = field(default_factory=tuple)  # other vocabulary readings
+    free_text: str = ""            # what an unconstrained decoding heard, when there is one
+
+
+class RecognizerError(RuntimeError):
+    """A backend cannot work (model missing or corrupt, library missing): one clear sentence."""
+
+
+class Recognizer:
+    """Base class: set the vocabulary, then feed utterances."""
+
+    name = "base"
+    sample_rate = 16000
+
+    def set_vocabulary(self, phrases: Sequence[str]) -> None:
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        """Start a new utterance."""
+        raise NotImplementedError
+
+    def feed(self, pcm: bytes) -> None:
+        """Add 16-bit little-endian mono PCM at ``sample_rate`` to the current utterance."""
+        raise NotImplementedError
+
+    def end(self) -> Hypothesis:
+        """Finish the utterance and return what was heard."""
+        raise NotImplementedError
+
+    def recognize(self, pcm: bytes) -> Hypothesis:
+        """Decode one whole utterance."""
+        self.begin()
+        self.feed(pcm)
+        return self.end()
