@@ -1,0 +1,614 @@
+"""The Ninety-Nine family: Doksan Dokuz (``doksan``, the default) and Classic Ninety-Nine.
+
+Rules: shared/rules/ninety-nine.md. A game is an immutable ``State``; ``legal_actions`` lists
+what the player to move may do; ``apply`` returns the next state and the events that
+happened, which carry everything an announcer needs. Shuffles are derived from the game's
+seed, the round and the reshuffle count, so every game replays exactly from its seed.
+
+The arithmetic of a play (``card_effect``) and its scoring (``penalties``) depend only on
+totals, never on hands: a table mode refereeing a real deck reuses them as they are.
+
+>>> s = new_game(["Ann", "Bob"], seed=1, deck=["7S", "8S", "9S", "2H", "3H", "4H"])
+>>> s, events = apply(s, Play("7S"))
+>>> s.total, events[0].to_json()["value"]
+(7, 7)
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from .cards import InvalidCard, count_cards, french_deck, parse_card, rank_of
+from .records import Action, Event, Record
+
+VARIANTS = ("doksan", "classic")
+MAX_PLAYERS = 10
+HAND_SIZE = 3
+SAVE_VERSION = 1
+
+
+class IllegalAction(ValueError):
+    """A well-formed action that the rules do not allow now; the message says why."""
+
+
+# --- options ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """House rules as data. ``None`` means the variant's default for the number of players."""
+
+    variant: str = "doksan"
+    lives: Optional[int] = None
+    decks: Optional[int] = None
+    leaving_threshold_counts: bool = True  # 33 -> 38 "exceeds 33" [decided]
+    total_may_go_negative: bool = False    # "ten minus" at 5 is refused [decided]
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown game {self.variant!r}; choose doksan or classic")
+        if self.lives is not None and self.lives < 1:
+            raise ValueError("lives must be at least 1")
+        if self.decks is not None and self.decks not in (1, 2, 3):
+            raise ValueError("decks must be 1, 2 or 3")
+
+    def starting_lives(self, players: int) -> int:
+        if self.lives is not None:
+            return self.lives
+        if self.variant == "doksan":
+            return 10
+        return 5 if players <= 3 else 3
+
+    def deck_count(self, players: int) -> int:
+        if self.decks is not None:
+            return self.decks
+        if self.variant == "doksan":
+            return 1 if players <= 5 else 2
+        return 1 if players <= 3 else 2
+
+
+# --- actions and events ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    """Play ``card`` from hand; ``value`` chooses 1/11 for an ace and 10/-10 for a ten."""
+
+    type = "play"
+    card: str
+    value: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class PlayEvent(Event):
+    type = "play"
+    player: str
+    card: str
+    value: Union[int, str]  # the number added, or "double"/"halve"/"set99"/"reverse"
+    total_before: int
+    total: int
+
+
+@dataclass(frozen=True)
+class LivesEvent(Event):
+    type = "lives"
+    player: str
+    delta: int
+    lives: int
+    reason: str  # hit_33 hit_66 exceed_33 exceed_66 hit_99 bust
+
+
+@dataclass(frozen=True)
+class Eliminated(Event):
+    type = "eliminated"
+    player: str
+    reason: str = "no_lives"  # or "cannot_pay": a classic bust with no chip left
+
+
+@dataclass(frozen=True)
+class Skip(Event):
+    type = "skip"
+    player: str
+
+
+@dataclass(frozen=True)
+class Reverse(Event):
+    type = "reverse"
+    direction: str  # "clockwise" or "counterclockwise"
+
+
+@dataclass(frozen=True)
+class Draw(Event):
+    type = "draw"
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Reshuffle(Event):
+    type = "reshuffle"
+    cards: int  # how many discards became the new stock
+
+
+@dataclass(frozen=True)
+class RoundStart(Event):
+    type = "round_start"
+    round: int
+    dealer: str
+    first: str
+
+
+@dataclass(frozen=True)
+class RoundEnd(Event):
+    type = "round_end"
+    winner: Optional[str]
+    loser: Optional[str]
+
+
+@dataclass(frozen=True)
+class Turn(Event):
+    type = "turn"
+    player: str
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    type = "game_over"
+    winner: str
+
+
+# --- the arithmetic and scoring of one play (no hands needed) --------------------------
+
+
+def value_choices(rank: str) -> Tuple[int, ...]:
+    """The values a player must choose between for this rank (empty: no choice)."""
+    if rank == "A":
+        return (1, 11)
+    if rank == "10":
+        return (10, -10)
+    return ()
+
+
+def card_effect(variant: str, rank: str, total: int, value: Optional[int] = None
+                ) -> Tuple[int, Union[int, str]]:
+    """(new total, value label) of playing ``rank`` on ``total``; ``value`` for A and 10.
+
+    >>> card_effect("doksan", "2", 56)
+    (28, 'halve')
+    >>> card_effect("doksan", "2", 53)
+    (106, 'double')
+    >>> card_effect("classic", "K", 40)
+    (99, 'set99')
+    >>> card_effect("doksan", "10", 76, -10)
+    (66, -10)
+    """
+    choices = value_choices(rank)
+    if choices:
+        if value not in choices:
+            raise ValueError(f"{rank} needs a value: {' or '.join(map(str, choices))}")
+        return total + value, value
+    if rank == "9":
+        return total, 0
+    if rank in ("J", "Q"):
+        return total + 10, 10
+    if variant == "doksan":
+        if rank == "K":
+            return total + 10, 10
+        if rank == "2":
+            if total % 2 == 0 and total > 49:
+                return total // 2, "halve"
+            return total * 2, "double"
+        return total + int(rank), int(rank)
+    if rank == "K":
+        return 99, "set99"
+    if rank == "4":
+        return total, "reverse"
+    return total + int(rank), int(rank)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """One life (or chip) change caused by a play."""
+
+    who: str      # "player" (who played) or "others" (every other active player)
+    delta: int
+    reason: str
+
+
+def penalties(options: Options, before: int, after: int) -> Tuple[Tuple[Penalty, ...], bool]:
+    """What a play from ``before`` to ``after`` costs, and whether it ends the round.
+
+    >>> penalties(Options(), 29, 36)[0]
+    (Penalty(who='player', delta=-1, reason='exceed_33'),)
+    >>> penalties(Options(), 56, 28)
+    ((), False)
+    >>> [p.reason for p in penalties(Options(), 53, 106)[0]]
+    ['exceed_66', 'bust']
+    >>> [p.reason for p in penalties(Options(), 33, 66)[0]]
+    ['exceed_33', 'hit_66']
+    """
+    if options.variant == "classic":
+        if after > 99:
+            return (Penalty("player", -1, "bust"),), True
+        return (), False
+    if after <= before:
+        return (), False
+    found: List[Penalty] = []
+    for threshold in (33, 66):
+        if options.leaving_threshold_counts:
+            exceeded = before <= threshold < after
+        else:
+            exceeded = before < threshold < after
+        if exceeded:
+            found.append(Penalty("player", -1, f"exceed_{threshold}"))
+        if after == threshold:
+            found.append(Penalty("others", -1, f"hit_{threshold}"))
+    if after == 99:
+        found.append(Penalty("others", -2, "hit_99"))
+        return tuple(found), True
+    if after > 99:
+        found.append(Penalty("player", -2, "bust"))
+        return tuple(found), True
+    return tuple(found), False
+
+
+# --- the state ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class State:
+    options: Options
+    players: Tuple[str, ...]
+    lives: Tuple[int, ...]
+    active: Tuple[bool, ...]
+    hands: Tuple[Tuple[str, ...], ...]
+    stock: Tuple[str, ...]        # stock[0] is drawn next
+    discards: Tuple[str, ...]     # discards[-1] is the top card
+    total: int = 0
+    direction: int = 1            # 1 clockwise (seat order), -1 counterclockwise
+    turn: int = 0                 # seat to play
+    dealer: int = 0
+    round: int = 1
+    reshuffles: int = 0           # reshuffles so far in the game: seeds the next one
+    seed: int = 0
+    winner: Optional[int] = None
+
+    def to_json(self) -> Dict:
+        return {
+            "version": SAVE_VERSION,
+            "game": "ninety-nine",
+            "options": {
+                "variant": self.options.variant, "lives": self.options.lives,
+                "decks": self.options.decks,
+                "leaving_threshold_counts": self.options.leaving_threshold_counts,
+                "total_may_go_negative": self.options.total_may_go_negative,
+            },
+            "players": list(self.players), "lives": list(self.lives),
+            "active": list(self.active), "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock), "discards": list(self.discards),
+            "total": self.total, "direction": self.direction, "turn": self.turn,
+            "dealer": self.dealer, "round": self.round, "reshuffles": self.reshuffles,
+            "seed": self.seed, "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Dict) -> "State":
+        """Rebuild a saved state; ValueError with a readable reason if it is not one."""
+        if not isinstance(data, dict) or data.get("game") != "ninety-nine":
+            raise ValueError("this is not a saved Ninety-Nine game")
+        if data.get("version") != SAVE_VERSION:
+            raise ValueError(f"this save is from another version ({data.get('version')!r}, "
+                             f"this program reads version {SAVE_VERSION})")
+        try:
+            state = cls(
+                options=Options(**data["options"]),
+                players=tuple(str(p) for p in data["players"]),
+                lives=tuple(int(x) for x in data["lives"]),
+                active=tuple(bool(x) for x in data["active"]),
+                hands=tuple(tuple(parse_card(c) for c in h) for h in data["hands"]),
+                stock=tuple(parse_card(c) for c in data["stock"]),
+                discards=tuple(parse_card(c) for c in data["discards"]),
+                total=int(data["total"]), direction=int(data["direction"]),
+                turn=int(data["turn"]), dealer=int(data["dealer"]),
+                round=int(data["round"]), reshuffles=int(data["reshuffles"]),
+                seed=int(data["seed"]),
+                winner=None if data["winner"] is None else int(data["winner"]),
+            )
+        except (KeyError, TypeError, ValueError, InvalidCard) as exc:
+            raise ValueError(f"the saved game is damaged ({exc})") from None
+        _check_consistent(state)
+        return state
+
+    def active_count(self) -> int:
+        return sum(self.active)
+
+
+def _check_consistent(state: State) -> None:
+    n = len(state.players)
+    if not 2 <= n <= MAX_PLAYERS or not (len(state.lives) == len(state.active)
+                                         == len(state.hands) == n):
+        raise ValueError("the saved game is damaged (player lists do not match)")
+    cards = list(state.stock) + list(state.discards) + [c for h in state.hands for c in h]
+    expected = count_cards(french_deck(state.options.deck_count(n)))
+    if count_cards(cards) != expected:
+        raise ValueError("the saved game is damaged (the cards do not add up to the deck)")
+    if not 0 <= state.turn < n or not 0 <= state.dealer < n or state.direction not in (1, -1):
+        raise ValueError("the saved game is damaged (turn, dealer or direction out of range)")
+    if any(x < 0 for x in state.lives):
+        raise ValueError("the saved game is damaged (negative lives)")
+
+
+# --- setting up -----------------------------------------------------------------------
+
+
+def _shuffled(cards: Sequence[str], seed: int, tag: str) -> List[str]:
+    out = list(cards)
+    random.Random(f"{seed}/{tag}").shuffle(out)
+    return out
+
+
+def stack_deck(full: Sequence[str], top: Sequence[str], seed: int) -> List[str]:
+    """``top`` first (validated), then the rest of ``full`` in seeded order."""
+    remaining = count_cards(full)
+    order: List[str] = []
+    for text in top:
+        card = parse_card(text)
+        if remaining.get(card, 0) == 0:
+            copies = count_cards(full).get(card, 0)
+            raise InvalidCard(f"{card} appears more often than the {copies} "
+                              f"cop{'y' if copies == 1 else 'ies'} in the deck")
+        remaining[card] -= 1
+        order.append(card)
+    rest = []
+    for card in full:
+        if remaining[card] > 0:
+            remaining[card] -= 1
+            rest.append(card)
+    return order + _shuffled(rest, seed, "deal/1")
+
+
+def new_game(players: Sequence[str], options: Options = Options(), seed: int = 0,
+             deck: Optional[Sequence[str]] = None) -> State:
+    """A new game. Round 1's dealer is the last seat, so seat 0 plays first.
+
+    ``deck`` stacks the first deal: seat 0 gets the first three cards, seat 1 the next three,
+    and so on; then the stock, first card drawn first; unlisted cards follow in seeded order.
+    """
+    names = tuple(str(p).strip() for p in players)
+    if not 2 <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"Ninety-Nine needs 2 to {MAX_PLAYERS} players, not {len(names)}")
+    if len(set(n.lower() for n in names)) != len(names) or not all(names):
+        raise ValueError("every player needs a different, non-empty name")
+    full = french_deck(options.deck_count(len(names)))
+    order = stack_deck(full, deck, seed) if deck else _shuffled(full, seed, "deal/1")
+    lives = options.starting_lives(len(names))
+    state = State(options=options, players=names, lives=(lives,) * len(names),
+                  active=(True,) * len(names), hands=((),) * len(names), stock=(),
+                  discards=(), dealer=len(names) - 1, seed=seed)
+    return _deal(state, order)
+
+
+def _deal(state: State, order: Sequence[str]) -> State:
+    hands = []
+    at = 0
+    for seat in range(len(state.players)):
+        if state.active[seat]:
+            hands.append(tuple(order[at:at + HAND_SIZE]))
+            at += HAND_SIZE
+        else:
+            hands.append(())
+    first = _next_active(state, state.dealer, 1)
+    return replace(state, hands=tuple(hands), stock=tuple(order[at:]), discards=(), total=0,
+                   direction=1, turn=first)
+
+
+def round_start_event(state: State) -> RoundStart:
+    return RoundStart(state.round, state.players[state.dealer], state.players[state.turn])
+
+
+# --- queries --------------------------------------------------------------------------
+
+
+def _next_active(state: State, seat: int, direction: int) -> int:
+    n = len(state.players)
+    for step in range(1, n + 1):
+        candidate = (seat + direction * step) % n
+        if state.active[candidate]:
+            return candidate
+    return seat
+
+
+def is_over(state: State) -> bool:
+    return state.winner is not None
+
+
+def winner(state: State) -> Optional[str]:
+    return None if state.winner is None else state.players[state.winner]
+
+
+def current_player(state: State) -> int:
+    return state.turn
+
+
+def legal_actions(state: State) -> List[Play]:
+    """Every distinct play for the player to move (an ace twice: 1 and 11)."""
+    if is_over(state):
+        return []
+    actions: List[Play] = []
+    for card in dict.fromkeys(state.hands[state.turn]):
+        rank = rank_of(card)
+        choices = value_choices(rank)
+        if not choices:
+            actions.append(Play(card))
+        for value in choices:
+            if state.total + value >= 0 or state.options.total_may_go_negative:
+                actions.append(Play(card, value))
+    return actions
+
+
+def check(state: State, action: Play) -> None:
+    """Raise IllegalAction (with the reason a player hears) unless ``action`` is legal now."""
+    if is_over(state):
+        raise IllegalAction("the game is over")
+    if not isinstance(action, Play):
+        raise IllegalAction("in Ninety-Nine you can only play a card")
+    if action.card not in state.hands[state.turn]:
+        raise IllegalAction(f"{state.players[state.turn]} has no {action.card}")
+    rank = rank_of(action.card)
+    choices = value_choices(rank)
+    if choices and action.value not in choices:
+        words = "1 or 11" if rank == "A" else "plus or minus"
+        raise IllegalAction(f"say which value the {'ace' if rank == 'A' else 'ten'} "
+                            f"counts: {words}")
+    if not choices and action.value is not None:
+        raise IllegalAction(f"a {rank} has no value to choose")
+    if choices and state.total + action.value < 0 and not state.options.total_may_go_negative:
+        raise IllegalAction(f"the total is {state.total}: minus ten would take it below zero")
+
+
+# --- applying a play ------------------------------------------------------------------
+
+
+def apply(state: State, action: Play) -> Tuple[State, List[Event]]:
+    """Play a card: the new state and what happened. Illegal actions raise IllegalAction."""
+    check(state, action)
+    opts = state.options
+    seat = state.turn
+    name = state.players[seat]
+    rank = rank_of(action.card)
+    before = state.total
+    after, label = card_effect(opts.variant, rank, before, action.value)
+    events: List[Event] = [PlayEvent(name, action.card, label, before, after)]
+
+    hands = list(state.hands)
+    hand = list(hands[seat])
+    hand.remove(action.card)
+    hands[seat] = tuple(hand)
+    discards = state.discards + (action.card,)
+    lives = list(state.lives)
+    active = list(state.active)
+
+    costs, round_over = penalties(opts, before, after)
+    cannot_pay: List[int] = []
+    for cost in costs:
+        targets = [seat] if cost.who == "player" else [
+            s for s in range(len(active)) if active[s] and s != seat]
+        for target in targets:
+            if opts.variant == "classic" and lives[target] == 0:
+                cannot_pay.append(target)
+                continue
+            paid = max(cost.delta, -lives[target])
+            lives[target] += paid
+            events.append(LivesEvent(state.players[target], paid, lives[target], cost.reason))
+
+    out = [s for s in range(len(active)) if active[s] and
+           (s in cannot_pay or (opts.variant == "doksan" and lives[s] == 0))]
+    if out and len(out) == sum(active):
+        # [decided] A play that would leave no one standing: the player who made it wins.
+        out.remove(seat)
+    for s in out:
+        active[s] = False
+        discards = discards[:-1] + hands[s] + discards[-1:]  # the top card stays on top
+        hands[s] = ()
+        events.append(Eliminated(state.players[s], "cannot_pay" if s in cannot_pay else "no_lives"))
+
+    state = replace(state, hands=tuple(hands), discards=discards, total=after,
+                    lives=tuple(lives), active=tuple(active))
+    if state.active_count() == 1:
+        win = next(s for s in range(len(active)) if active[s])
+        if round_over:
+            events.append(_round_end(state, seat, after))
+        events.append(GameOver(state.players[win]))
+        return replace(state, winner=win), events
+
+    if round_over:
+        events.append(_round_end(state, seat, after))
+        state = _next_round(state)
+        events.append(round_start_event(state))
+        events.append(Turn(state.players[state.turn]))
+        return state, events
+
+    direction = state.direction
+    if state.active_count() > 2 and (rank == "4"):
+        direction = -direction
+        events.append(Reverse("clockwise" if direction == 1 else "counterclockwise"))
+    state = replace(state, direction=direction)
+
+    if state.active[seat]:
+        state, drawn = _draw(state, seat)
+        events.extend(drawn)
+
+    following = _next_active(state, seat, direction)
+    if rank == "J" and opts.variant == "doksan":
+        events.append(Skip(state.players[following]))
+        following = _next_active(state, following, direction)
+    state = replace(state, turn=following)
+    events.append(Turn(state.players[following]))
+    return state, events
+
+
+def _round_end(state: State, seat: int, total: int) -> RoundEnd:
+    name = state.players[seat]
+    return RoundEnd(winner=name, loser=None) if total == 99 else RoundEnd(winner=None, loser=name)
+
+
+def _draw(state: State, seat: int) -> Tuple[State, List[Event]]:
+    events: List[Event] = []
+    if not state.stock and len(state.discards) > 1:
+        number = state.reshuffles + 1
+        stock = tuple(_shuffled(state.discards[:-1], state.seed, f"reshuffle/{number}"))
+        state = replace(state, stock=stock, discards=state.discards[-1:], reshuffles=number)
+        events.append(Reshuffle(len(stock)))
+    if not state.stock:
+        return state, events  # every other card is in someone's hand: no card to draw
+    card = state.stock[0]
+    hands = list(state.hands)
+    hands[seat] = hands[seat] + (card,)
+    events.append(Draw(state.players[seat], card))
+    return replace(state, hands=tuple(hands), stock=state.stock[1:]), events
+
+
+def _next_round(state: State) -> State:
+    """Gather every card, shuffle, rotate the dealer and deal three each."""
+    number = state.round + 1
+    full = french_deck(state.options.deck_count(len(state.players)))
+    dealer = _next_active(state, state.dealer, 1)
+    state = replace(state, round=number, dealer=dealer)
+    return _deal(state, _shuffled(full, state.seed, f"deal/{number}"))
+
+
+# --- what one seat may see ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """What ``seat`` knows at a real table: its own hand and everything played face up."""
+
+    seat: int
+    options: Options
+    players: Tuple[str, ...]
+    lives: Tuple[int, ...]
+    active: Tuple[bool, ...]
+    hand: Tuple[str, ...]
+    hand_sizes: Tuple[int, ...]
+    total: int
+    direction: int
+    turn: int
+    dealer: int
+    round: int
+    stock_size: int
+    discards: Tuple[str, ...]   # face up since the last reshuffle or deal
+    legal: Tuple[Play, ...] = field(default_factory=tuple)
+
+
+def view(state: State, seat: int) -> View:
+    return View(seat, state.options, state.players, state.lives, state.active,
+                state.hands[seat], tuple(len(h) for h in state.hands), state.total,
+                state.direction, state.turn, state.dealer, state.round, len(state.stock),
+                state.discards,
+                tuple(legal_actions(state)) if state.turn == seat and not is_over(state) else ())
+
+
+def event_from_json(data: Dict) -> Record:
+    return Event.from_json(data)
