@@ -1,0 +1,748 @@
+"""Sixty-Six (Altmışaltı): two players, 24 cards, race to 66 card points per hand.
+
+Rules: /work/shared/rules/sixty-six.md. The state is an immutable value; ``apply`` returns a
+new state and the events an announcer needs. When a hand ends the next one is dealt in the
+same ``apply`` call (events ``hand_end`` then ``deal``), so the loop only ever asks
+``current_player`` and ``legal_actions``.
+
+>>> s = new_game(["Ada", "Bo"], seed=1)
+>>> current_player(s), len(s.hands[0]), len(s.stock)
+(0, 6, 12)
+>>> s2, events = apply(s, legal_actions(s)[0])
+>>> events[0].type
+'play'
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from engine.cards import RANK_NAMES, SUIT_NAMES, card_name, rank_of, suit_of
+from engine.records import Action, Event
+
+RANKS: Tuple[str, ...] = ("9", "J", "Q", "K", "10", "A")  # low to high trick strength
+SUITS: Tuple[str, ...] = ("S", "H", "D", "C")
+DECK: Tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+VALUES: Dict[str, int] = {c: (0, 2, 3, 4, 10, 11)[RANKS.index(rank_of(c))] for c in DECK}
+STRENGTH: Dict[str, int] = {c: RANKS.index(rank_of(c)) for c in DECK}
+WINNING_POINTS = 66
+LAST_TRICK_BONUS = 10
+MARRIAGE_POINTS = 20
+TRUMP_MARRIAGE_POINTS = 40
+
+Pair = Tuple[Tuple[str, ...], Tuple[str, ...]]
+
+
+class IllegalAction(ValueError):
+    """The action is not allowed now; the message is a short reason a player can hear."""
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    type = "play"
+    card: str
+
+
+@dataclass(frozen=True)
+class Marriage(Action):
+    """Lead the king or queen of a marriage, showing the other one."""
+
+    type = "marriage"
+    card: str
+
+
+@dataclass(frozen=True)
+class Exchange(Action):
+    """Swap the trump nine for the face-up trump card."""
+
+    type = "exchange"
+
+
+@dataclass(frozen=True)
+class Close(Action):
+    type = "close"
+
+
+@dataclass(frozen=True)
+class Claim(Action):
+    """Claim 66 ("stop"): count now and end the hand."""
+
+    type = "claim"
+
+
+# ----------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Dealt(Event):
+    type = "deal"
+    dealer: str
+    trump_card: str
+    hand: int
+
+
+@dataclass(frozen=True)
+class Played(Event):
+    type = "play"
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class TrickWon(Event):
+    type = "trick"
+    winner: str
+    cards: Tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class MarriageDeclared(Event):
+    type = "marriage"
+    player: str
+    suit: str
+    points: int
+    credited: bool  # False until the player has won a trick
+
+
+@dataclass(frozen=True)
+class Exchanged(Event):
+    type = "exchange"
+    player: str
+    card: str  # the face-up card taken; the trump nine now lies face up
+
+
+@dataclass(frozen=True)
+class Closed(Event):
+    type = "close"
+    player: str
+
+
+@dataclass(frozen=True)
+class Drew(Event):
+    type = "draw"
+    player: str
+    count: int
+    face_up: Optional[str] = None  # set only when the (public) face-up trump card is drawn
+
+
+@dataclass(frozen=True)
+class Claimed(Event):
+    type = "claim"
+    player: str
+    points: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class HandEnded(Event):
+    type = "hand_end"
+    winner: str
+    game_points: int
+    score: Dict[str, int]
+    reason: str  # claim, failed_claim, played_out, failed_close
+    points: Dict[str, int]  # card points of each player at the end
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    type = "game_over"
+    winner: str
+
+
+# ----------------------------------------------------------------------------- state
+
+
+ALLOWED_TARGETS = (7, 11, 15, 16)
+
+
+@dataclass(frozen=True)
+class Options:
+    target: int = 7  # game points to win the match
+    must_win_trick: bool = False  # pagat: in the strict phase, head the trick if you can
+
+    def __post_init__(self) -> None:
+        if self.target not in ALLOWED_TARGETS:
+            raise ValueError(f"target must be one of {ALLOWED_TARGETS}, not {self.target!r}")
+        if not isinstance(self.must_win_trick, bool):
+            raise ValueError("must_win_trick must be true or false")
+
+
+@dataclass(frozen=True)
+class State:
+    players: Tuple[str, str]
+    options: Options
+    seed: int
+    hand_number: int
+    dealer: int
+    hands: Pair
+    stock: Tuple[str, ...]  # drawn first to last; the face-up trump card is the last one
+    trump_card: str  # the face-up card (the trump nine after an exchange), remembered once drawn
+    trump_suit: str
+    closed_by: Optional[int]
+    leader: int
+    turn: int
+    table: Optional[str]  # the led card of the trick in progress
+    won: Pair  # cards each seat has taken, leader's card first in each trick
+    marriages: Pair  # suits each seat has declared this hand
+    shown: Pair  # cards each seat has shown: marriage partners, exchange, the drawn face-up card
+    voids: Pair  # suits each seat has shown it lacks (strict phase)
+    last_trick: Tuple[str, ...]
+    last_trick_winner: Optional[int]
+    last_trick_bonus: Optional[int]  # seat that took the 10 for the last trick
+    score: Tuple[int, int]
+    match_winner: Optional[int]
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "options":
+                value = {"target": value.target, "must_win_trick": value.must_win_trick}
+            out[f.name] = _jsonable(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Dict[str, Any]) -> "State":
+        """Rebuild a state; ValueError with a readable message if the data is not a valid one."""
+        if not isinstance(data, dict):
+            raise ValueError("a Sixty-Six save must be a JSON object")
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in data]
+        if missing:
+            raise ValueError(f"the Sixty-Six save is missing {', '.join(missing)}")
+        try:
+            opts = data["options"]
+            options = Options(target=opts["target"], must_win_trick=opts["must_win_trick"])
+            state = cls(
+                players=_str_tuple(data["players"]),
+                options=options,
+                seed=_int(data["seed"]),
+                hand_number=_int(data["hand_number"]),
+                dealer=_seat(data["dealer"]),
+                hands=_pair(data["hands"]),
+                stock=_str_tuple(data["stock"]),
+                trump_card=str(data["trump_card"]),
+                trump_suit=str(data["trump_suit"]),
+                closed_by=_opt_seat(data["closed_by"]),
+                leader=_seat(data["leader"]),
+                turn=_seat(data["turn"]),
+                table=None if data["table"] is None else str(data["table"]),
+                won=_pair(data["won"]),
+                marriages=_pair(data["marriages"]),
+                shown=_pair(data["shown"]),
+                voids=_pair(data["voids"]),
+                last_trick=_str_tuple(data["last_trick"]),
+                last_trick_winner=_opt_seat(data["last_trick_winner"]),
+                last_trick_bonus=_opt_seat(data["last_trick_bonus"]),
+                score=_int_pair(data["score"]),
+                match_winner=_opt_seat(data["match_winner"]),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"the Sixty-Six save is malformed ({exc})") from None
+        _check_consistent(state)
+        return state
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _seat(value: Any) -> int:
+    if _int(value) not in (0, 1):
+        raise ValueError(f"a seat must be 0 or 1, not {value!r}")
+    return value
+
+
+def _opt_seat(value: Any) -> Optional[int]:
+    return None if value is None else _seat(value)
+
+
+def _str_tuple(value: Any) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _pair(value: Any) -> Pair:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"expected a pair of lists, got {value!r}")
+    return (_str_tuple(value[0]), _str_tuple(value[1]))
+
+
+def _int_pair(value: Any) -> Tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"expected two numbers, got {value!r}")
+    return (_int(value[0]), _int(value[1]))
+
+
+def _check_consistent(s: State) -> None:
+    if len(s.players) != 2:
+        raise ValueError("Sixty-Six needs exactly two players")
+    cards = list(s.hands[0] + s.hands[1] + s.stock + s.won[0] + s.won[1])
+    if s.table is not None:
+        cards.append(s.table)
+    bad = [c for c in cards if c not in VALUES]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is not a Sixty-Six card")
+    if sorted(cards) != sorted(DECK):
+        raise ValueError("the save does not hold the 24 cards exactly once")
+    if s.trump_card not in VALUES or s.trump_suit != suit_of(s.trump_card):
+        raise ValueError("the trump card and trump suit do not match")
+    if s.stock and s.stock[-1] != s.trump_card:
+        raise ValueError("the face-up trump card must be the last card of the stock")
+    for pair in (s.marriages, s.voids):
+        if any(suit not in SUITS for side in pair for suit in side):
+            raise ValueError("a marriage or void names an unknown suit")
+
+
+def _replace(state: State, **changes: Any) -> State:
+    """A fast dataclasses.replace for this frozen class (apply is the engine's hot path)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+def _hand_rng(seed: int, hand_number: int) -> random.Random:
+    return random.Random(f"sixty-six:{seed}:{hand_number}")
+
+
+def new_game(
+    players: Sequence[str],
+    options: Options = Options(),
+    seed: int = 0,
+    deck: Optional[Sequence[str]] = None,
+) -> State:
+    """Start a match. ``deck`` stacks the first deal: seat 0's six cards, seat 1's six, the
+    face-up trump card, then the stock drawn first to last; unlisted cards follow shuffled."""
+    names = tuple(str(p) for p in players)
+    if len(names) != 2:
+        raise ValueError(f"Sixty-Six is for exactly two players, not {len(names)}")
+    if names[0] == names[1]:
+        raise ValueError("the two players need different names")
+    order = _hand_rng(seed, 1).sample(DECK, len(DECK))
+    if deck is not None:
+        stacked = [str(c).strip().upper() for c in deck]
+        for c in stacked:
+            if c not in VALUES:
+                raise ValueError(f"{c!r} is not one of the 24 Sixty-Six cards (9 to ace)")
+        seen = set()
+        for c in stacked:
+            if c in seen:
+                raise ValueError(f"{c} is listed twice in the deck")
+            seen.add(c)
+        order = stacked + [c for c in order if c not in seen]
+    base = State(
+        players=(names[0], names[1]), options=options, seed=seed, hand_number=0, dealer=0,
+        hands=((), ()), stock=(), trump_card=order[12], trump_suit=suit_of(order[12]),
+        closed_by=None, leader=0, turn=0, table=None, won=((), ()), marriages=((), ()),
+        shown=((), ()), voids=((), ()), last_trick=(), last_trick_winner=None,
+        last_trick_bonus=None, score=(0, 0), match_winner=None,
+    )
+    state, _ = _deal(base, order, dealer=1)
+    return state
+
+
+def _deal(state: State, order: Sequence[str], dealer: int) -> Tuple[State, List[Event]]:
+    lead = 1 - dealer
+    hands: List[Tuple[str, ...]] = [(), ()]
+    hands[lead] = tuple(order[0:6])
+    hands[dealer] = tuple(order[6:12])
+    trump = order[12]
+    new = _replace(
+        state, hand_number=state.hand_number + 1, dealer=dealer, hands=(hands[0], hands[1]),
+        stock=tuple(order[13:]) + (trump,), trump_card=trump, trump_suit=suit_of(trump),
+        closed_by=None, leader=lead, turn=lead, table=None, won=((), ()), marriages=((), ()),
+        shown=((), ()), voids=((), ()), last_trick=(), last_trick_winner=None,
+        last_trick_bonus=None,
+    )
+    return new, [Dealt(state.players[dealer], trump, new.hand_number)]
+
+
+# ----------------------------------------------------------------------------- queries
+
+
+def current_player(state: State) -> int:
+    return state.turn
+
+
+def is_over(state: State) -> bool:
+    return state.match_winner is not None
+
+
+def winner(state: State) -> Optional[str]:
+    return None if state.match_winner is None else state.players[state.match_winner]
+
+
+def stock_open(state: State) -> bool:
+    """Cards can still be drawn: the stock is neither closed nor exhausted."""
+    return bool(state.stock) and state.closed_by is None
+
+
+def marriage_points(suit: str, trump_suit: str) -> int:
+    return TRUMP_MARRIAGE_POINTS if suit == trump_suit else MARRIAGE_POINTS
+
+
+def card_points(state: State, seat: int) -> int:
+    """Trick points plus credited marriages plus the last-trick bonus."""
+    won = state.won[seat]
+    points = sum(VALUES[c] for c in won)
+    if won:
+        points += sum(marriage_points(s, state.trump_suit) for s in state.marriages[seat])
+    if state.last_trick_bonus == seat:
+        points += LAST_TRICK_BONUS
+    return points
+
+
+def tricks_won(state: State, seat: int) -> int:
+    return len(state.won[seat]) // 2
+
+
+def beats(second: str, first: str, trump_suit: str) -> bool:
+    """Does ``second``, played to the led ``first``, win the trick?"""
+    s2, s1 = second[-1], first[-1]
+    if s2 == s1:
+        return STRENGTH[second] > STRENGTH[first]
+    return s2 == trump_suit
+
+
+_PLAY = {c: Play(c) for c in DECK}
+_MARRY = {c: Marriage(c) for c in DECK if rank_of(c) in ("K", "Q")}
+
+
+def _partner(card: str) -> str:
+    return ("Q" if card[0] == "K" else "K") + card[-1]
+
+
+def follow_options(hand: Sequence[str], led: str, trump_suit: str, must_win: bool) -> List[str]:
+    """Cards the second player may play in the strict phase."""
+    suit = led[-1]
+    same = [c for c in hand if c[-1] == suit]
+    if same:
+        if must_win:
+            higher = [c for c in same if STRENGTH[c] > STRENGTH[led]]
+            if higher:
+                return higher
+        return same
+    trumps = [c for c in hand if c[-1] == trump_suit]
+    return trumps if trumps else list(hand)
+
+
+def legal_actions(state: State) -> List[Action]:
+    if state.match_winner is not None:
+        return []
+    seat = state.turn
+    hand = state.hands[seat]
+    actions: List[Action] = []
+    if state.table is None:
+        actions.extend(_PLAY[c] for c in hand)
+        if stock_open(state):
+            actions.extend(_MARRY[c] for c in hand if c in _MARRY and _partner(c) in hand)
+            if _can_exchange(state, seat):
+                actions.append(Exchange())
+            actions.append(Close())
+    elif stock_open(state):
+        actions.extend(_PLAY[c] for c in hand)
+    else:
+        options = follow_options(hand, state.table, state.trump_suit, state.options.must_win_trick)
+        actions.extend(_PLAY[c] for c in options)
+    actions.append(Claim())
+    return actions
+
+
+def _can_exchange(state: State, seat: int) -> bool:
+    return ("9" + state.trump_suit) in state.hands[seat] and bool(state.won[seat]) \
+        and stock_open(state) and state.table is None
+
+
+# ----------------------------------------------------------------------------- view
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may know at a real table (with perfect memory of what was shown)."""
+
+    seat: int
+    players: Tuple[str, str]
+    options: Options
+    hand: Tuple[str, ...]
+    trump_suit: str
+    trump_card: str  # the face-up card, or the last one that was face up
+    face_up: Optional[str]  # the trump card if it still lies face up under an open stock
+    stock_count: int  # cards left to draw, the trump card included
+    closed_by: Optional[int]
+    table: Optional[str]
+    leader: int
+    turn: int
+    my_points: int
+    opponent_points: int
+    my_tricks: int
+    opponent_tricks: int
+    won: Pair  # cards each seat has taken this hand (seen as they were played)
+    marriages: Pair
+    opponent_known: Tuple[str, ...]  # cards the opponent has shown and still holds
+    opponent_hand_size: int
+    voids: Pair
+    last_trick: Tuple[str, ...]
+    last_trick_winner: Optional[int]
+    score: Tuple[int, int]
+    dealer: int
+    hand_number: int
+    legal: Tuple[Action, ...]  # empty unless it is this seat's turn
+
+    @property
+    def played(self) -> Tuple[str, ...]:
+        """Every card played this hand, the one on the table included."""
+        table = (self.table,) if self.table else ()
+        return self.won[0] + self.won[1] + table
+
+
+def view(state: State, seat: int) -> View:
+    if seat not in (0, 1):
+        raise ValueError(f"a seat must be 0 or 1, not {seat!r}")
+    other = 1 - seat
+    opp_hand = state.hands[other]
+    return View(
+        seat=seat, players=state.players, options=state.options, hand=state.hands[seat],
+        trump_suit=state.trump_suit, trump_card=state.trump_card,
+        face_up=state.stock[-1] if stock_open(state) else None, stock_count=len(state.stock),
+        closed_by=state.closed_by, table=state.table, leader=state.leader, turn=state.turn,
+        my_points=card_points(state, seat), opponent_points=card_points(state, other),
+        my_tricks=tricks_won(state, seat), opponent_tricks=tricks_won(state, other),
+        won=state.won, marriages=state.marriages,
+        opponent_known=tuple(c for c in state.shown[other] if c in opp_hand),
+        opponent_hand_size=len(opp_hand), voids=state.voids, last_trick=state.last_trick,
+        last_trick_winner=state.last_trick_winner, score=state.score, dealer=state.dealer,
+        hand_number=state.hand_number,
+        legal=tuple(legal_actions(state)) if state.turn == seat and not is_over(state) else (),
+    )
+
+
+# ----------------------------------------------------------------------------- apply
+
+
+def _suit_word(suit: str) -> str:
+    return SUIT_NAMES[suit][:-1]
+
+
+def _refuse_play(state: State, card: str) -> None:
+    hand = state.hands[state.turn]
+    if card not in hand:
+        raise IllegalAction(f"you do not have the {_name(card)}")
+    if state.table is None or stock_open(state):
+        return
+    led = state.table
+    allowed = follow_options(hand, led, state.trump_suit, state.options.must_win_trick)
+    if card in allowed:
+        return
+    if any(c[-1] == led[-1] for c in hand):
+        if card[-1] == led[-1]:
+            raise IllegalAction(f"you must win the trick: you have a higher {_suit_word(led[-1])}")
+        raise IllegalAction(f"you must follow suit: you have a {_suit_word(led[-1])}")
+    raise IllegalAction(
+        f"you have no {SUIT_NAMES[led[-1]]}, so you must play a trump: "
+        f"you have a {_suit_word(state.trump_suit)}"
+    )
+
+
+def _name(card: str) -> str:
+    return card_name(card) if card in VALUES else repr(card)
+
+
+def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
+    """Apply the current player's action; IllegalAction (nothing changed) if not allowed."""
+    if state.match_winner is not None:
+        raise IllegalAction("the game is over")
+    seat = state.turn
+    name = state.players[seat]
+    leading = state.table is None
+    kind = type(action)
+    if kind is Play:
+        _refuse_play(state, action.card)  # type: ignore[attr-defined]
+        return _play_card(state, action.card, [])  # type: ignore[attr-defined]
+    if kind is Claim:
+        return _claim(state, seat)
+    if kind is Marriage:
+        card = action.card  # type: ignore[attr-defined]
+        if not leading:
+            raise IllegalAction("you can declare a marriage only when you lead")
+        if card not in _MARRY:
+            raise IllegalAction("a marriage is the king and queen of one suit: lead one of them")
+        if card not in state.hands[seat] or _partner(card) not in state.hands[seat]:
+            raise IllegalAction(f"you need both the king and queen of {SUIT_NAMES[card[-1]]}")
+        if not stock_open(state):
+            raise IllegalAction("marriages are allowed only while the stock is open")
+        suit = card[-1]
+        points = marriage_points(suit, state.trump_suit)
+        marriages = list(state.marriages)
+        marriages[seat] = marriages[seat] + (suit,)
+        shown = list(state.shown)
+        shown[seat] = shown[seat] + (_partner(card), card)
+        state = _replace(state, marriages=(marriages[0], marriages[1]), shown=(shown[0], shown[1]))
+        event = MarriageDeclared(name, suit, points, bool(state.won[seat]))
+        return _play_card(state, card, [event])
+    if kind is Exchange:
+        nine = "9" + state.trump_suit
+        if not leading:
+            raise IllegalAction("you can exchange only when you lead, before playing")
+        if nine not in state.hands[seat]:
+            raise IllegalAction(f"you do not have the nine of {SUIT_NAMES[state.trump_suit]}")
+        if not state.won[seat]:
+            raise IllegalAction("you can exchange only after winning a trick")
+        if state.closed_by is not None:
+            raise IllegalAction("the stock is closed")
+        if not state.stock:
+            raise IllegalAction("the stock is exhausted")
+        taken = state.stock[-1]
+        hands = list(state.hands)
+        hands[seat] = tuple(taken if c == nine else c for c in hands[seat])
+        shown = list(state.shown)
+        shown[seat] = shown[seat] + (taken,)
+        new = _replace(
+            state, hands=(hands[0], hands[1]), stock=state.stock[:-1] + (nine,), trump_card=nine,
+            shown=(shown[0], shown[1]),
+        )
+        return new, [Exchanged(name, taken)]
+    if kind is Close:
+        if not leading:
+            raise IllegalAction("you can close only when you lead, before playing")
+        if state.closed_by is not None:
+            raise IllegalAction("the stock is already closed")
+        if not state.stock:
+            raise IllegalAction("the stock is exhausted")
+        return _replace(state, closed_by=seat), [Closed(name)]
+    raise IllegalAction("that is not a Sixty-Six move")
+
+
+def _play_card(state: State, card: str, events: List[Event]) -> Tuple[State, List[Event]]:
+    seat = state.turn
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    events.append(Played(state.players[seat], card))
+    if state.table is None:
+        new = _replace(state, hands=(hands[0], hands[1]), table=card, turn=1 - seat)
+        return new, events
+    return _finish_trick(state, (hands[0], hands[1]), state.table, card, events)
+
+
+def _finish_trick(
+    state: State, hands: Pair, led: str, follow: str, events: List[Event]
+) -> Tuple[State, List[Event]]:
+    leader = state.leader
+    follower = 1 - leader
+    win = follower if beats(follow, led, state.trump_suit) else leader
+    lose = 1 - win
+    points = VALUES[led] + VALUES[follow]
+    won = list(state.won)
+    won[win] = won[win] + (led, follow)
+    voids = state.voids
+    strict = not stock_open(state)
+    if strict and follow[-1] != led[-1]:
+        lacking = [led[-1]]
+        if follow[-1] != state.trump_suit:
+            lacking.append(state.trump_suit)
+        v = list(voids)
+        v[follower] = v[follower] + tuple(s for s in lacking if s not in v[follower])
+        voids = (v[0], v[1])
+    events.append(TrickWon(state.players[win], (led, follow), points))
+    stock = state.stock
+    shown = state.shown
+    if not strict:
+        h = list(hands)
+        h[win] = h[win] + (stock[0],)
+        h[lose] = h[lose] + (stock[1],)
+        hands = (h[0], h[1])
+        events.append(Drew(state.players[win], 1))
+        face_up = stock[1] if len(stock) == 2 else None
+        if face_up is not None:
+            sh = list(shown)
+            sh[lose] = sh[lose] + (face_up,)
+            shown = (sh[0], sh[1])
+        events.append(Drew(state.players[lose], 1, face_up))
+        stock = stock[2:]
+    new = _replace(
+        state, hands=hands, won=(won[0], won[1]), voids=voids, stock=stock, shown=shown,
+        table=None, leader=win, turn=win, last_trick=(led, follow), last_trick_winner=win,
+    )
+    if hands[0] or hands[1]:
+        return new, events
+    return _played_out(new, events)
+
+
+def _game_points(state: State, seat: int) -> int:
+    """Game points for ``seat`` winning with 66 or more, by what the opponent took."""
+    other = 1 - seat
+    if not state.won[other]:
+        gp = 3
+    elif card_points(state, other) < 33:
+        gp = 2
+    else:
+        gp = 1
+    if state.closed_by == other:
+        gp = max(gp, 2)  # the closer failed
+    return gp
+
+
+def _claim(state: State, seat: int) -> Tuple[State, List[Event]]:
+    points = card_points(state, seat)
+    success = points >= WINNING_POINTS
+    events: List[Event] = [Claimed(state.players[seat], points, success)]
+    if success:
+        return _end_hand(state, seat, _game_points(state, seat), "claim", events)
+    return _end_hand(state, 1 - seat, 2, "failed_claim", events)
+
+
+def _played_out(state: State, events: List[Event]) -> Tuple[State, List[Event]]:
+    last = state.last_trick_winner
+    assert last is not None
+    closer = state.closed_by
+    if closer is not None:
+        if card_points(state, closer) >= WINNING_POINTS:
+            return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
+        return _end_hand(state, 1 - closer, 2, "failed_close", events)
+    state = _replace(state, last_trick_bonus=last)
+    p = (card_points(state, 0), card_points(state, 1))
+    if p[0] >= WINNING_POINTS or p[1] >= WINNING_POINTS:
+        # both can pass 66 only with marriages: the higher count wins, a tie goes to the last trick
+        if p[0] == p[1]:
+            top = last
+        else:
+            top = 0 if p[0] > p[1] else 1
+        return _end_hand(state, top, _game_points(state, top), "played_out", events)
+    return _end_hand(state, last, 1, "played_out", events)
+
+
+def _end_hand(
+    state: State, seat: int, game_points: int, reason: str, events: List[Event]
+) -> Tuple[State, List[Event]]:
+    score = list(state.score)
+    score[seat] += game_points
+    names = state.players
+    events.append(HandEnded(
+        names[seat], game_points, {names[0]: score[0], names[1]: score[1]}, reason,
+        {names[0]: card_points(state, 0), names[1]: card_points(state, 1)},
+    ))
+    state = _replace(state, score=(score[0], score[1]))
+    if score[seat] >= state.options.target:
+        events.append(GameOver(names[seat]))
+        return _replace(state, match_winner=seat), events
+    dealer = 1 - state.dealer
+    order = _hand_rng(state.seed, state.hand_number + 1).sample(DECK, len(DECK))
+    state, deal_events = _deal(state, order, dealer)
+    return state, events + deal_events
