@@ -407,6 +407,11 @@ def round_start_event(state: State) -> RoundStart:
     return RoundStart(state.round, state.players[state.dealer], state.players[state.turn])
 
 
+def opening_events(state: State) -> List[Event]:
+    """The events of a new game's first deal (the deal itself happened in ``new_game``)."""
+    return [round_start_event(state)]
+
+
 # --- queries --------------------------------------------------------------------------
 
 

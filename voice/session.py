@@ -1,0 +1,213 @@
+"""The session loop, the same for keyboard, microphone and WAV files:
+
+listen -> understand -> dialog (ask / confirm / refuse) -> apply -> announce -> bots play.
+
+Only this module knows all the parts. The game is reached through its "talk" object
+(``talk.game`` is the engine module; ``talk`` turns intents into actions and events into
+sentences), so Ninety-Nine and Sixty-Six share the loop.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import IO, Callable, Dict, List, Optional, Sequence
+
+from .listener import Heard, KeyboardListener
+from .recognition import CONFIRM, REJECT
+from .saves import Seat, write_save
+from .understanding import Grammar, Intent
+
+
+class Session:
+    def __init__(self, talk, grammar: Grammar, state, seats: Sequence[Seat], bots: Dict,
+                 listener, speaker, game_name: str, bot_seed: int = 0,
+                 events_file: Optional[IO[str]] = None, save_path: Optional[str] = None,
+                 pace: float = 0.0, on_voice_failure: Optional[Callable[[Exception], str]] = None
+                 ) -> None:
+        self.talk = talk
+        self.game = talk.game
+        self.grammar = grammar
+        self.state = state
+        self.seats = list(seats)
+        self.bots = bots                      # seat -> bot
+        self.humans = [i for i, s in enumerate(seats) if s.bot is None]
+        self.listener = listener
+        self.speaker = speaker
+        self.game_name = game_name
+        self.bot_seed = bot_seed
+        self.events_file = events_file
+        self.save_path = save_path
+        self.pace = pace
+        self.on_voice_failure = on_voice_failure
+        self.last_said: List[str] = []
+        self.pending_value: Optional[Intent] = None    # "Ten: plus or minus?" was asked
+        self.pending_confirm: Optional[Intent] = None  # "Seven?" was asked
+        self.pending_quit = False
+        self.paused = False
+        self.finished = False
+
+    # --- output -----------------------------------------------------------------------
+
+    def say(self, sentences: Sequence[str], remember: bool = True) -> None:
+        sentences = [s for s in sentences if s]
+        for sentence in sentences:
+            self.speaker.say(sentence)
+        if remember and sentences:
+            self.last_said = list(sentences)
+
+    def log(self, records: Sequence) -> None:
+        if self.events_file is None:
+            return
+        for record in records:
+            data = record if isinstance(record, dict) else record.to_json()
+            self.events_file.write(json.dumps(data) + "\n")
+        self.events_file.flush()
+
+    def save(self) -> None:
+        if self.save_path:
+            write_save(self.save_path, self.game_name, self.state.to_json(), self.seats,
+                       self.bot_seed)
+
+    # --- the loop ---------------------------------------------------------------------
+
+    def start(self, opening_events: Sequence = ()) -> None:
+        """Announce the opening (a new game's first deal, or a resumed game's position)."""
+        self.log(opening_events)
+        said = self.talk.announce(opening_events, self.state, self.humans)
+        said += self.talk.deal_notice(self.state, self.humans)
+        seat = self.state_turn()
+        key = "events.turn_you" if seat in self.humans else "events.turn"
+        said.append(self.talk.p.say(key, player=self.seats[seat].name))
+        self.say(said)
+
+    def state_turn(self) -> int:
+        return self.game.current_player(self.state)
+
+    def run(self, opening_events: Sequence = ()) -> int:
+        self.start(opening_events)
+        while not self.finished and not self.game.is_over(self.state):
+            seat = self.state_turn()
+            if seat in self.bots:
+                self.bot_turn(seat)
+                continue
+            heard = self.listen(seat)
+            if heard is None:
+                self.end_of_input()
+                return 0
+            self.handle(heard, seat)
+        self.save()
+        return 0
+
+    def listen(self, seat: int) -> Optional[Heard]:
+        vocabulary = self.grammar.vocabulary(
+            lambda intent: self.talk.allowed(intent, self.state, seat, self.pending_value))
+        prompt = f"{self.seats[seat].name}> "
+        try:
+            return self.listener.listen(vocabulary, prompt)
+        except Exception as exc:  # a microphone unplugged mid-game: keep the game, go on typing
+            if self.on_voice_failure is None or isinstance(self.listener, KeyboardListener):
+                raise
+            self.say([self.on_voice_failure(exc)])
+            self.listener = KeyboardListener()
+            return self.listener.listen(vocabulary, prompt)
+
+    def end_of_input(self) -> None:
+        self.save()
+        if self.save_path:
+            self.say([self.talk.p.say("answers.saved", path=self.save_path)])
+
+    def bot_turn(self, seat: int) -> None:
+        bot = self.bots[seat]
+        action = bot.choose(self.game.view(self.state, seat))
+        self.apply(action, [])
+        if self.pace > 0:
+            self.speaker.wait_until_quiet(30.0)
+            time.sleep(self.pace)
+
+    def apply(self, action, notes: Sequence[str]) -> None:
+        self.state, events = self.game.apply(self.state, action)
+        self.log(events)
+        said = list(notes) + self.talk.announce(events, self.state, self.humans)
+        if any(e.type in ("round_start", "deal") for e in events):
+            said += self.talk.deal_notice(self.state, self.humans)
+        self.say(said)
+        self.save()
+
+    # --- one utterance or typed line --------------------------------------------------
+
+    def reject(self, seat: int, heard: Heard, reason: str, message: str) -> None:
+        self.log([{"type": "rejected", "player": self.seats[seat].name, "input": heard.text,
+                   "reason": reason}])
+        self.say([message], remember=False)
+
+    def handle(self, heard: Heard, seat: int) -> None:
+        p = self.talk.p
+        if self.paused:
+            self.paused = False
+        intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
+        if intent is None:
+            if heard.typed and heard.text:
+                message = p.say("dialog.not_understood", text=heard.text)
+            else:
+                message = p.say("dialog.sorry")
+            self.reject(seat, heard, "not_understood", message)
+            return
+        if self.pending_confirm is not None:
+            asked, self.pending_confirm = self.pending_confirm, None
+            if intent == Intent("command", name="yes"):
+                self.act(asked, seat, heard)
+                return
+            if intent == Intent("command", name="no"):
+                self.say([p.say("answers.cancelled")], remember=False)
+                return
+        if heard.verdict == CONFIRM and intent.kind != "command":
+            self.pending_confirm = intent
+            self.say([p.say("dialog.confirm", phrase=self.talk.phrase(intent))], remember=False)
+            return
+        self.act(intent, seat, heard)
+
+    def act(self, intent: Intent, seat: int, heard: Heard) -> None:
+        p = self.talk.p
+        if self.pending_quit:
+            self.pending_quit = False
+            if intent.name == "yes":
+                self.say([p.say("answers.quit_yes")], remember=False)
+                self.finished = True
+                return
+            if intent.name == "no":
+                self.say([p.say("answers.cancelled")], remember=False)
+                return
+        if intent.kind == "command":
+            self.command(intent.name, seat, heard)
+            return
+        if intent.kind == "rules":
+            self.say([self.talk.rules(intent.rank, self.state)])
+            return
+        outcome = self.talk.resolve(intent, self.state, seat, self.pending_value)
+        if outcome.question:
+            self.pending_value = outcome.pending
+            self.say([outcome.question], remember=False)
+            return
+        self.pending_value = None
+        if outcome.refusal:
+            self.reject(seat, heard, outcome.reason, outcome.refusal)
+            return
+        self.apply(outcome.action, outcome.notes)
+
+    def command(self, name: str, seat: int, heard: Heard) -> None:
+        p = self.talk.p
+        if name == "repeat":
+            self.say(self.last_said or [p.say("answers.nothing_to_repeat")], remember=False)
+        elif name == "quit":
+            self.pending_quit = True
+            self.say([p.say("answers.quit_confirm")], remember=False)
+        elif name in ("slower", "faster"):
+            getattr(self.speaker, name)()
+            self.say([p.say(f"answers.{name}")], remember=False)
+        elif name == "pause":
+            self.paused = True
+            self.say([p.say("answers.paused")], remember=False)
+        elif name in ("yes", "no", "undo"):
+            self.reject(seat, heard, "nothing_to_answer", p.say("dialog.sorry"))
+        else:
+            self.say([self.talk.answer(name, self.state, seat)], remember=name != "help")

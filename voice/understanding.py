@@ -1,0 +1,124 @@
+"""Understanding: phrase templates (language data) compiled into a table phrase -> intent.
+
+The same compiled table serves both ways in: typed text is normalized and looked up in it,
+and the recognizer's vocabulary is the subset of its spoken phrases that make sense now
+(the cards in hand, their legal values, the commands). Nothing here knows the rules; the
+game's dialog decides whether an intent is legal.
+
+>>> g = Grammar.load("en")
+>>> g.parse("Play the ten, minus!")
+Intent(kind='play', rank='10', value=-10, suit=None, name=None)
+>>> g.parse("ace 11")
+Intent(kind='play', rank='A', value=11, suit=None, name=None)
+>>> g.parse("whose turn")
+Intent(kind='command', rank=None, value=None, suit=None, name='turn')
+>>> g.parse("what is the weather") is None
+True
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+LANG_DIR = Path(__file__).parent / "lang"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a phrase means, before the rules are consulted.
+
+    kind: "play" (rank, optional value and suit), "value" (an answer to "plus or minus?"),
+    "command" (name: total, turn, hand, quit, yes, no, ...), "rules" (rank: what does it do).
+    """
+
+    kind: str
+    rank: Optional[str] = None
+    value: Optional[int] = None
+    suit: Optional[str] = None
+    name: Optional[str] = None
+
+
+def normalize(text: str) -> str:
+    """Lower case, punctuation to spaces (keeping + and - of values), single spaces."""
+    text = text.lower().replace("’", "'")
+    text = re.sub(r"[^\w+\-' ]+", " ", text)
+    text = re.sub(r"(?<=\w)-(?=\w)", " ", text)  # "ace-high" -> "ace high", keep "10-"
+    return " ".join(text.split())
+
+
+def _words(entry: Dict[str, List[str]], spoken_only: bool) -> List[str]:
+    return list(entry.get("spoken", [])) + ([] if spoken_only else list(entry.get("typed", [])))
+
+
+class Grammar:
+    """The compiled phrase table of one language."""
+
+    def __init__(self, data: Dict, lang: str = "en") -> None:
+        self.lang = lang
+        self.data = data
+        self.spoken: Dict[str, Intent] = {}
+        self.typed: Dict[str, Intent] = {}
+        for spoken_only, table in ((True, self.spoken), (False, self.typed)):
+            for phrase, intent in self._expand(spoken_only):
+                table.setdefault(normalize(phrase), intent)
+        for phrase, intent in self.spoken.items():
+            self.typed.setdefault(phrase, intent)
+
+    @classmethod
+    def load(cls, lang: str = "en") -> "Grammar":
+        path = LANG_DIR / lang / "grammar.json"
+        if not path.exists():
+            raise ValueError(f"no language data for {lang!r} (looked in {path.parent})")
+        with open(path, encoding="utf-8") as f:
+            return cls(json.load(f), lang)
+
+    # --- compiling ------------------------------------------------------------------
+
+    def _expand(self, spoken_only: bool) -> Iterable[Tuple[str, Intent]]:
+        d = self.data
+        templates = lambda key: _words(d.get(key, {}), spoken_only)  # noqa: E731
+        for name, entry in d["commands"].items():
+            for phrase in _words(entry, spoken_only):
+                yield phrase, Intent("command", name=name)
+        for rank, entry in d["ranks"].items():
+            rank_words = _words(entry, spoken_only)
+            for word in rank_words:
+                for t in templates("rank_question_templates"):
+                    yield t.format(rank=word), Intent("rules", rank=rank)
+                cards = [t.format(rank=word) for t in templates("play_templates")]
+                for card in cards:
+                    yield card, Intent("play", rank=rank)
+                for value, value_entry in d["values"].get(rank, {}).items():
+                    for vword in _words(value_entry, spoken_only):
+                        for t in templates("answer_templates"):
+                            yield t.format(value=vword), Intent("value", rank=rank,
+                                                                value=int(value))
+                        for t in templates("value_templates"):
+                            for card in (cards if "{card}" in t else [word]):
+                                yield (t.format(card=card, rank=word, value=vword),
+                                       Intent("play", rank=rank, value=int(value)))
+                for suit, suit_entry in d.get("suits", {}).items():
+                    for sword in _words(suit_entry, spoken_only):
+                        for t in templates("suited_templates"):
+                            yield (t.format(rank=word, suit=sword),
+                                   Intent("play", rank=rank, suit=suit))
+
+    # --- using ----------------------------------------------------------------------
+
+    def parse(self, text: str) -> Optional[Intent]:
+        """The intent of typed or recognized text, or None if it is not a phrase we know."""
+        return self.typed.get(normalize(text))
+
+    def vocabulary(self, allowed) -> List[str]:
+        """The spoken phrases whose intent passes ``allowed(intent)``: the recognizer's words."""
+        return sorted(p for p, intent in self.spoken.items() if allowed(intent))
+
+    def words(self, section: str, key: str) -> List[str]:
+        """Spoken words of a lexicon entry, e.g. words("ranks", "7") -> ["seven"]."""
+        return list(self.data[section][key]["spoken"])
+
+    def command_words(self, name: str) -> Sequence[str]:
+        return self.data["commands"][name]["spoken"]
