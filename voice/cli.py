@@ -11,11 +11,9 @@ import random
 import sys
 from typing import List, Optional, Sequence
 
+from .errors import UserError
+
 GAMES = ("doksan", "classic", "sixty-six")
-
-
-class UserError(Exception):
-    """A problem the user can fix; the message is one sentence."""
 
 
 def _split(text: Optional[str]) -> List[str]:
@@ -171,5 +169,3 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
 
 
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,12 +1,11 @@
 """A language's sentence catalog (voice/lang/<code>/phrases.json) and small formatting helpers."""
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, Sequence
 
 from engine.cards import rank_of, suit_of
 
-from .understanding import LANG_DIR
+from .understanding import load_language_data
 
 
 class Phrasebook:
@@ -16,11 +15,7 @@ class Phrasebook:
 
     @classmethod
     def load(cls, lang: str = "en") -> "Phrasebook":
-        path = LANG_DIR / lang / "phrases.json"
-        if not path.exists():
-            raise ValueError(f"no phrases for language {lang!r}")
-        with open(path, encoding="utf-8") as f:
-            return cls(json.load(f), lang)
+        return cls(load_language_data(lang, "phrases"), lang)
 
     def say(self, key: str, **fields: Any) -> str:
         """The sentence at a dotted key like "events.play", filled in."""

@@ -7,7 +7,8 @@ import sys
 from contextlib import ExitStack
 from typing import Dict, List, Optional, Tuple
 
-from .cli import UserError, _split
+from .cli import _split
+from .errors import UserError, sentence
 from .phrasebook import Phrasebook
 from .saves import SaveError, Seat, read_save
 from .understanding import Grammar
@@ -53,13 +54,7 @@ def _new_state(engine, args: argparse.Namespace, seats: List[Seat], seed: int):
             options = engine.Options(variant=args.game, lives=args.lives)
         return engine.new_game(names, options, seed=seed, deck=deck)
     except ValueError as exc:
-        raise UserError(_sentence(exc)) from None
-
-
-def _sentence(exc: Exception) -> str:
-    text = str(exc).strip()
-    text = text[0].upper() + text[1:] if text else "That did not work"
-    return text if text.endswith(".") else text + "."
+        raise UserError(sentence(exc)) from None
 
 
 def start_play(args: argparse.Namespace) -> int:
@@ -67,7 +62,7 @@ def start_play(args: argparse.Namespace) -> int:
     try:
         grammar, phrases = Grammar.load(lang), Phrasebook.load(lang)
     except ValueError as exc:
-        raise UserError(_sentence(exc)) from None
+        raise UserError(sentence(exc)) from None
 
     opening: list = []
     if args.resume:
@@ -150,7 +145,7 @@ def _listener(args: argparse.Namespace, grammar: Grammar, speaker, stack: ExitSt
         stack.callback(listener.close)
         return listener, lambda exc: f"{exc} Play continues from the keyboard."
     except Exception as exc:  # no microphone, no model: say it once, play by keyboard
-        speaker.say(f"{_sentence(exc)} Play continues from the keyboard.")
+        speaker.say(f"{sentence(exc)} Play continues from the keyboard.")
         return KeyboardListener(), None
 
 
@@ -159,4 +154,4 @@ def _recognizer(args: argparse.Namespace):
     try:
         return make_recognizer(args.lang, args.backend, args.model)
     except Exception as exc:
-        raise UserError(_sentence(exc)) from None
+        raise UserError(sentence(exc)) from None

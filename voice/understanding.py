@@ -49,6 +49,23 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
+def load_language_data(lang: str, kind: str) -> Dict:
+    """``<kind>.json`` of a language merged with its per-game parts ``<kind>.<game>.json``."""
+    folder = LANG_DIR / lang
+    main = folder / f"{kind}.json"
+    if not main.exists():
+        raise ValueError(f"no language data for {lang!r} (looked in {folder})")
+    data: Dict = {}
+    for path in [main] + sorted(folder.glob(f"{kind}.*.json")):
+        with open(path, encoding="utf-8") as f:
+            for key, value in json.load(f).items():
+                if isinstance(value, dict) and isinstance(data.get(key), dict):
+                    data[key] = {**data[key], **value}
+                else:
+                    data[key] = value
+    return data
+
+
 def _words(entry: Dict[str, List[str]], spoken_only: bool) -> List[str]:
     return list(entry.get("spoken", [])) + ([] if spoken_only else list(entry.get("typed", [])))
 
@@ -69,11 +86,7 @@ class Grammar:
 
     @classmethod
     def load(cls, lang: str = "en") -> "Grammar":
-        path = LANG_DIR / lang / "grammar.json"
-        if not path.exists():
-            raise ValueError(f"no language data for {lang!r} (looked in {path.parent})")
-        with open(path, encoding="utf-8") as f:
-            return cls(json.load(f), lang)
+        return cls(load_language_data(lang, "grammar"), lang)
 
     # --- compiling ------------------------------------------------------------------
 
