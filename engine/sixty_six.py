@@ -746,3 +746,9 @@ def _end_hand(
     order = _hand_rng(state.seed, state.hand_number + 1).sample(DECK, len(DECK))
     state, deal_events = _deal(state, order, dealer)
     return state, events + deal_events
+
+
+def opening_events(state: State) -> List[Event]:
+    """The public events of the deal in progress, for announcing a new game's first deal
+    (``new_game`` deals without returning events). Hidden cards are not included."""
+    return [Dealt(state.players[state.dealer], state.trump_card, state.hand_number)]
