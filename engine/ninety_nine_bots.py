@@ -94,24 +94,11 @@ def _none_of(unseen: int, special: int, drawn: int) -> float:
     return chance
 
 
-class StrongBot(Bot):
-    kind = "strong"
-
-    def _choose(self, view: View) -> Play:
-        table = _Table(view)
-        best: List[Play] = []
-        best_score = float("-inf")
-        for play in view.legal:
-            score = table.score(play)
-            if score > best_score + 1e-9:
-                best, best_score = [play], score
-            elif score > best_score - 1e-9:
-                best.append(play)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
-
-
 class _Table:
     """Everything the strong bot derives from one view, shared by the plays it compares."""
+
+    others_weight = OTHERS_WEIGHT
+    follow_weight = FOLLOW_WEIGHT
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -146,7 +133,7 @@ class _Table:
             loss = own if seat == mover else others
             if loss:
                 cost = self.hurt(seat, loss)
-                worth += -cost if seat == self.me else OTHERS_WEIGHT * cost
+                worth += -cost if seat == self.me else self.others_weight * cost
         return worth
 
     # -- who plays after a card --
@@ -167,11 +154,24 @@ class _Table:
 
     # -- scoring one of our plays --
 
+    def outcome(self, play: Play) -> Tuple[Optional[int], int, int, int, bool]:
+        return next(o for o in _outcomes(self.options, self.view.total, rank_of(play.card))
+                    if o[0] == play.value)
+
+    def candidates(self) -> Sequence[Play]:
+        """The legal plays worth scoring: a 99 hit is never beaten (everyone else pays 2
+        and the round ends) and a bust is never better than a play that does not bust."""
+        plays = self.view.legal
+        if not self.classic:
+            hits = [p for p in plays if self.outcome(p)[1] == 99]
+            if hits:
+                return hits
+        safe = [p for p in plays if self.outcome(p)[1] <= 99]
+        return safe or plays
+
     def score(self, play: Play) -> float:
-        total = self.view.total
         rank = rank_of(play.card)
-        _, after, own, others, over = next(o for o in _outcomes(self.options, total, rank)
-                                           if o[0] == play.value)
+        _, after, own, others, over = self.outcome(play)
         worth = self.value_of(self.me, own, others)
         if over:
             return worth
@@ -184,7 +184,7 @@ class _Table:
                 following, after):
             worth += chance * self.value_of(following, reply_own, reply_others)
             if not reply_over:
-                worth += chance * FOLLOW_WEIGHT * self.best_play_value(reply_total, kept)
+                worth += chance * self.follow_weight * self.best_play_value(reply_total, kept)
         return worth + self.keep_bonus(kept)
 
     def best_play_value(self, total: int, hand: Sequence[str]) -> float:
@@ -228,6 +228,25 @@ class _Table:
             if chance > 0:
                 result.append((chance,) + outcome)
         return result
+
+
+class StrongBot(Bot):
+    """Scores every legal play with a ``_Table`` (see the module notes) and plays the best."""
+
+    kind = "strong"
+    table_class = _Table
+
+    def _choose(self, view: View) -> Play:
+        table = self.table_class(view)
+        best: List[Play] = []
+        best_score = float("-inf")
+        for play in table.candidates():
+            score = table.score(play)
+            if score > best_score + 1e-9:
+                best, best_score = [play], score
+            elif score > best_score - 1e-9:
+                best.append(play)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
 
 
 def make_bot(kind: str, seed: int) -> Bot:
