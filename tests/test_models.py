@@ -312,6 +312,13 @@ def test_a_model_of_another_language_is_refused(tmp_path):
     with pytest.raises(ModelError, match="is for Turkish, not Korean"):
         mm.resolve_model("ko", model_path=folder)
     assert mm.resolve_model("tr", model_path=folder) == folder
+    with pytest.raises(ModelError, match="is for Turkish, not fr"):
+        mm.resolve_model("fr", model_path=folder)
+    own = folder.rename(tmp_path / "my-french-model")
+    assert mm.resolve_model("fr", model_path=own) == own  # uncataloged: structure only
+    (own / "graph/Gr.fst").unlink()
+    with pytest.raises(ModelError, match="incomplete"):
+        mm.resolve_model("fr", model_path=own)
 
 
 # ---------------------------------------------------------------- the subcommand

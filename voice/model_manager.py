@@ -231,7 +231,11 @@ def resolve_model(lang: str, model_path: Optional[os.PathLike] = None,
     does the full check), so it is cheap enough to run at every start.
     """
     catalog = _catalog(catalog)
-    entry = _entry(lang, catalog)
+    if model_path is not None and catalog.entry(lang) is None:
+        # a language the catalog does not know: the user's own model, checked for structure
+        entry = ModelEntry(lang, Path(model_path).name, lang, 0, None, "")
+    else:
+        entry = _entry(lang, catalog)
     if model_path is not None:
         folder = Path(model_path).expanduser()
         if not folder.is_dir():
