@@ -6,7 +6,10 @@ and ``live`` (True when a person is there in real time, so the session may liste
 """
 from __future__ import annotations
 
+import queue
+import select
 import sys
+import threading
 from dataclasses import dataclass
 from typing import IO, Iterator, List, Optional, Sequence
 
@@ -31,8 +34,13 @@ class KeyboardListener:
         self.out = out or sys.stdout
         self.live = bool(getattr(self.stream, "isatty", lambda: False)())
 
-    def listen(self, vocabulary: Sequence[str], prompt: str) -> Optional[Heard]:
-        if self.live:
+    def listen(self, vocabulary: Sequence[str], prompt: str,
+               timeout: Optional[float] = None) -> Optional[Heard]:
+        """The next typed line; with ``timeout`` (live keyboards only) None if none came."""
+        if timeout is not None:
+            if not self.live or not select.select([self.stream], [], [], timeout)[0]:
+                return None
+        elif self.live:
             self.out.write(prompt)
             self.out.flush()
         line = self.stream.readline()
@@ -45,26 +53,89 @@ class KeyboardListener:
 
 
 class VoiceListener:
-    """Utterances cut from an audio stream by the segmenter, decoded by the recognizer."""
+    """Live speech: a thread reads the audio source and cuts utterances; each ``listen``
+    decodes the next one with the vocabulary of the moment.
 
-    def __init__(self, chunks: Iterator[np.ndarray], segmenter, recognizer: Recognizer,
-                 live: bool = True, on_listening=None) -> None:
+    Hands-free, the segmenter finds utterances by itself. With push-to-talk, Enter starts and
+    Enter ends an utterance, and a typed line is taken as typed input, so the keyboard keeps
+    working. Audio problems (a microphone unplugged mid-game) are raised from ``listen``.
+    """
+
+    def __init__(self, source, segmenter, recognizer: Recognizer, push_to_talk: bool = False,
+                 keys: Optional[IO[str]] = None, on_listening=None) -> None:
+        self.source = source
+        self.segmenter = segmenter
         self.recognizer = recognizer
-        self.live = live
+        self.push_to_talk = push_to_talk
+        self.keys = keys or sys.stdin
         self.on_listening = on_listening
-        self._utterances = segmenter.segment(chunks)
+        self.live = True
         self._vocabulary: List[str] = []
+        self._utterances: "queue.Queue" = queue.Queue()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._capture, name="microphone", daemon=True)
+        self._thread.start()
 
-    def listen(self, vocabulary: Sequence[str], prompt: str) -> Optional[Heard]:
+    def _capture(self) -> None:
+        try:
+            for chunk in self.source.chunks():
+                if self._stop.is_set():
+                    return
+                with self._lock:
+                    done = self.segmenter.push(chunk)
+                for utterance in done:
+                    if not self.push_to_talk:
+                        self._utterances.put(utterance)
+        except Exception as exc:  # handed to the game loop, which speaks it and goes on typing
+            self._utterances.put(exc)
+        self._utterances.put(None)
+
+    def listen(self, vocabulary: Sequence[str], prompt: str,
+               timeout: Optional[float] = None) -> Optional[Heard]:
+        """The next utterance (None at the end of the audio; timeout: returns None too)."""
+        if self.push_to_talk and timeout is None:
+            typed = self._push_to_talk(prompt)
+            if typed is not None:
+                return typed
         if list(vocabulary) != self._vocabulary:
             self.recognizer.set_vocabulary(vocabulary)
             self._vocabulary = list(vocabulary)
-        if self.on_listening:
+        if self.on_listening and timeout is None:
             self.on_listening()
-        utterance = next(self._utterances, None)
-        if utterance is None:
+        try:
+            item = self._utterances.get(timeout=timeout)
+        except queue.Empty:
             return None
-        return heard_from(self.recognizer.recognize(utterance.astype("<i2").tobytes()))
+        if isinstance(item, Exception):
+            raise item
+        if item is None:
+            return None
+        return heard_from(self.recognizer.recognize(item.astype("<i2").tobytes()))
+
+    def _push_to_talk(self, prompt: str) -> Optional[Heard]:
+        """Wait for Enter (or a typed line), then record until the next Enter."""
+        sys.stdout.write(prompt + "(Enter to talk) ")
+        sys.stdout.flush()
+        line = self.keys.readline()
+        if line.strip() or not line:
+            return Heard(line.strip()) if line else None
+        with self._lock:
+            self.segmenter.key_down()
+        sys.stdout.write("Listening... Enter when done. ")
+        sys.stdout.flush()
+        self.keys.readline()
+        with self._lock:
+            utterance = self.segmenter.key_up()
+        if utterance is not None:
+            self._utterances.put(utterance)
+        else:
+            self._utterances.put(np.zeros(1600, dtype=np.int16))
+        return None
+
+    def close(self) -> None:
+        self._stop.set()
+        self.source.close()
 
 
 class WavFilesListener:

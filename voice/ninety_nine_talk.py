@@ -187,8 +187,11 @@ class NinetyNineTalk:
         return out
 
     def deal_notice(self, state: nn.State, humans: Sequence[int]) -> List[str]:
-        """At a new round, each human hears their cards (by name when several share a table)."""
-        return [self.answer("hand", state, seat) for seat in humans if state.active[seat]]
+        """At a new round a lone player hears their cards; several people sharing one speaker
+        ask "my cards" on their turn instead, so the others do not hear them."""
+        if len(humans) != 1 or not state.active[humans[0]]:
+            return []
+        return [self.answer("hand", state, humans[0])]
 
     # --- questions ------------------------------------------------------------------
 

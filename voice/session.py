@@ -122,7 +122,29 @@ class Session:
         self.apply(action, [])
         if self.pace > 0:
             self.speaker.wait_until_quiet(30.0)
-            time.sleep(self.pace)
+            self.pause_between_moves(self.pace)
+
+    def pause_between_moves(self, seconds: float) -> None:
+        """Let people follow the bots; a live player may ask "total" or "repeat" meanwhile."""
+        if not self.listener.live or not self.humans:
+            time.sleep(seconds)
+            return
+        seat = self.humans[0]
+        vocabulary = self.grammar.vocabulary(
+            lambda intent: intent.kind == "command" and intent.name in self.talk.commands)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            heard = self.listener.listen(vocabulary, "", timeout=deadline - time.monotonic())
+            if heard is None:
+                return
+            intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
+            if intent is not None and intent.kind == "command" and intent.name != "quit":
+                self.command(intent.name, seat, heard)
+            elif heard.text:
+                player = self.seats[self.state_turn()].name
+                self.say([self.talk.p.say("dialog.not_your_turn", player=player)],
+                         remember=False)
+            self.speaker.wait_until_quiet(30.0)
 
     def apply(self, action, notes: Sequence[str]) -> None:
         self.state, events = self.game.apply(self.state, action)
