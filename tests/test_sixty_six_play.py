@@ -1,0 +1,251 @@
+"""Sixty-Six by keyboard and by voice: the dialog, the announcer, and whole hands through the CLI."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import sixty_six as ss
+from voice.phrasebook import Phrasebook
+from voice.sixty_six_talk import SixtySixTalk
+from voice.understanding import Grammar, Intent
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Ann (seat 0, leads): every heart but the jack, and the ace of spades. The bot: no hearts.
+# The jack of hearts lies face up; the stock (drawn first to last) has no heart above it.
+HAND_DECK = ("AH,10H,KH,QH,9H,AS,9S,JS,9D,JD,9C,JC,JH,"
+             "QS,KS,QD,KD,QC,KC,10S,10D,10C,AD,AC")
+
+
+def run_cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "voice", "play", "--game", "sixty-six", *args],
+                          input=stdin, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def read_events(path: Path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def make_talk(strict_memory: bool = False) -> SixtySixTalk:
+    return SixtySixTalk(Grammar.load("en"), Phrasebook.load("en"), strict_memory=strict_memory)
+
+
+def parse(talk: SixtySixTalk, text: str) -> Intent:
+    intent = talk.grammar.parse(text)
+    assert intent is not None, text
+    return intent
+
+
+# --------------------------------------------------------------------------- the whole hand
+
+
+def test_a_whole_stacked_hand_through_the_cli(tmp_path):
+    events = tmp_path / "events.jsonl"
+    typed = "\n".join([
+        "queen of spades",  # not in hand
+        "xyzzy",            # not a phrase at all
+        "the ace",          # hearts or spades?
+        "spades",           # -> ace of spades; the bot has no trump: Ann wins
+        "my points",
+        "exchange",         # the nine of hearts for the face-up jack
+        "my cards",
+        "marry hearts",     # 40, led with the queen
+        "trump",
+        "close",
+        "cards left",
+        "ace of hearts",
+        "last trick",
+        "10h",
+        "sixty six",        # at least 11 + 40 + 3 + 11 + 10
+        "score",
+    ]) + "\n"
+    result = run_cli("--players", "Ann", "--bots", "random", "--seed", "4", "--deck",
+                     HAND_DECK, "--mute", "--events", str(events), stdin=typed)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Hand 1. Random 2 deals; Ann leads. Trump is hearts: the jack of hearts lies face up." in out
+    assert "Ann, your cards: hearts, trump: ace, ten, king, queen and nine; spades: ace." in out
+    assert "You do not have the queen of spades." in out
+    assert "did not understand 'xyzzy'" in out
+    assert "Which ace: hearts or spades?" in out
+    assert "Ann takes the trick" in out
+    assert "You draw the queen of spades." in out
+    assert "You have 11 points." in out
+    assert "Ann exchanges the trump nine for the jack of hearts." in out
+    assert "hearts, trump: ace, ten, king, queen and jack; spades: queen." in out
+    assert "Ann declares a marriage in hearts: 40 points." in out
+    assert "Trump is hearts; the nine of hearts lies face up under the stock." in out
+    assert "Ann closes the stock" in out
+    assert "The stock is closed by Ann; 8 cards under it." in out
+    assert "Last trick: Ann's ace of hearts and Random 2's" in out
+    assert "Ann wins the hand and scores 3 game points." in out
+    assert "Score in game points: Ann 3, Random 2 0. First to 7 wins." in out
+    assert out.count("Ann, your turn.") >= 5
+
+    log = read_events(events)
+    kinds = [e["type"] for e in log]
+    assert kinds[0] == "deal" and log[0]["trump_card"] == "JH"
+    rejected = [(e["player"], e["input"], e["reason"]) for e in log if e["type"] == "rejected"]
+    assert rejected == [("Ann", "queen of spades", "not_in_hand"),
+                        ("Ann", "xyzzy", "not_understood")]
+    ann_plays = [e["card"] for e in log if e["type"] == "play" and e["player"] == "Ann"]
+    assert ann_plays[:4] == ["AS", "QH", "AH", "10H"]
+    assert {"type": "exchange", "player": "Ann", "card": "JH"} in log
+    assert {"type": "marriage", "player": "Ann", "suit": "H", "points": 40,
+            "credited": True} in log
+    assert {"type": "close", "player": "Ann"} in log
+    tricks = [e for e in log if e["type"] == "trick"]
+    assert len(tricks) == 4 and all(t["winner"] == "Ann" for t in tricks)
+    claim = next(e for e in log if e["type"] == "claim")
+    assert claim["player"] == "Ann" and claim["success"] and claim["points"] >= 75
+    end = next(e for e in log if e["type"] == "hand_end")
+    assert (end["winner"], end["game_points"], end["reason"]) == ("Ann", 3, "claim")
+    assert end["score"] == {"Ann": 3, "Random 2": 0}
+    assert kinds[kinds.index("hand_end") + 1] == "deal"  # the next hand is dealt
+
+
+# --------------------------------------------------------------------------- the dialog
+
+# Ann: 9D JS KD QC 9C JC; Bo: AD AS 10S KS QS 10D; the nine of hearts is trump.
+FOLLOW_DECK = "9D,JS,KD,QC,9C,JC,AD,AS,10S,KS,QS,10D,9H".split(",")
+
+
+def strict_phase_state() -> ss.State:
+    """Bo has won a trick, closed the stock and led the ace of spades; Ann must follow."""
+    state = ss.new_game(["Ann", "Bo"], seed=2, deck=FOLLOW_DECK)
+    for action in (ss.Play("9D"), ss.Play("AD"), ss.Close(), ss.Play("AS")):
+        state, _ = ss.apply(state, action)
+    assert state.turn == 0 and state.table == "AS"
+    return state
+
+
+def test_the_ace_asks_which_when_two_can_be_played_and_the_answer_completes_it():
+    talk = make_talk()
+    state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
+    outcome = talk.resolve(parse(talk, "the ace"), state, 0)
+    assert outcome.action is None and outcome.question == "Which ace: hearts or spades?"
+    for answer in ("hearts", "in hearts", "heart"):
+        done = talk.resolve(parse(talk, answer), state, 0, outcome.pending)
+        assert done.action == ss.Play("AH")
+    assert talk.resolve(parse(talk, "ace of spades"), state, 0, outcome.pending).action \
+        == ss.Play("AS")
+    # a suit with nothing asked is refused, not guessed
+    assert talk.resolve(parse(talk, "hearts"), state, 0, None).reason == "unexpected_answer"
+
+
+def test_a_rank_with_one_playable_card_is_played_without_asking():
+    talk = make_talk()
+    state = strict_phase_state()
+    hand = state.hands[0]
+    jacks = [c for c in hand if c[0] == "J"]
+    assert "JS" in jacks and len(jacks) >= 2
+    assert talk.resolve(parse(talk, "the jack"), state, 0).action == ss.Play("JS")
+
+
+def test_must_follow_suit_is_refused_with_the_engines_reason():
+    talk = make_talk()
+    state = strict_phase_state()
+    outcome = talk.resolve(parse(talk, "king of diamonds"), state, 0)
+    assert outcome.action is None and outcome.reason == "illegal"
+    assert outcome.refusal == "You cannot do that: you must follow suit: you have a spade."
+    assert talk.resolve(parse(talk, "js"), state, 0).action == ss.Play("JS")
+
+
+def test_a_card_not_in_hand_is_refused_with_the_hand_read_out():
+    talk = make_talk()
+    state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
+    outcome = talk.resolve(parse(talk, "qs"), state, 0)
+    assert outcome.reason == "not_in_hand"
+    assert outcome.refusal == ("You do not have the queen of spades. Your cards: hearts, "
+                               "trump: ace, ten, king, queen and nine; spades: ace.")
+    assert talk.resolve(parse(talk, "play the jack"), state, 0).reason == "not_in_hand"
+
+
+def test_moves_marriage_exchange_close_claim():
+    talk = make_talk()
+    state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
+    # the only marriage: "marriage" alone declares it, leading the queen
+    assert talk.resolve(parse(talk, "marriage"), state, 0).action == ss.Marriage("QH")
+    assert talk.resolve(parse(talk, "m"), state, 0).action == ss.Marriage("QH")
+    assert talk.resolve(parse(talk, "marry hearts"), state, 0).action == ss.Marriage("QH")
+    refused = talk.resolve(parse(talk, "marry spades"), state, 0)
+    assert refused.refusal == "You cannot do that: you need both the king and queen of spades."
+    # no trick won yet: the exchange is refused with the engine's reason
+    assert "only after winning a trick" in talk.resolve(parse(talk, "swap the nine"), state, 0).refusal
+    assert talk.resolve(parse(talk, "close the stock"), state, 0).action == ss.Close()
+    assert talk.resolve(parse(talk, "66"), state, 0).action == ss.Claim()
+    assert talk.resolve(parse(talk, "stop"), state, 0).action == ss.Claim()
+    # two marriages: ask which
+    two = ss.new_game(["Ann", "Bo"], seed=1,
+                      deck="KH,QH,KS,QS,9H,AS,9S,JS,9D,JD,9C,JC,JH".split(","))
+    asked = talk.resolve(parse(talk, "marriage"), two, 0)
+    assert asked.question == "Which marriage: hearts or spades?"
+    assert talk.resolve(parse(talk, "spades"), two, 0, asked.pending).action == ss.Marriage("QS")
+
+
+def test_strict_memory_refuses_own_points_and_tricks():
+    state = strict_phase_state()
+    helpful, strict = make_talk(), make_talk(strict_memory=True)
+    assert helpful.answer("points", state, 1) == "You have 11 points."
+    assert helpful.answer("tricks", state, 1) == "You have won 1 trick."
+    for command in ("points", "tricks"):
+        assert strict.answer(command, state, 1) == "Strict memory is on: keep count yourself."
+    # what anyone at the table can see is still told
+    assert strict.answer("table", state, 0) == "On the table: Bo's ace of spades."
+    assert strict.answer("score", state, 0) == "Score in game points: Ann 0, Bo 0. First to 7 wins."
+
+
+def test_vocabulary_holds_the_hand_and_the_legal_moves_only():
+    talk = make_talk()
+    state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
+    vocabulary = set(talk.grammar.vocabulary(lambda i: talk.allowed(i, state, 0, None)))
+    assert {"queen of hearts", "the ace", "marry hearts", "close the stock", "sixty six",
+            "my cards", "trump", "cards left", "last trick"} <= vocabulary
+    assert not {"queen of spades", "ace eleven", "ten minus", "total", "marry spades",
+                "exchange", "hearts", "stock", "seven"} & vocabulary
+    asked = talk.resolve(parse(talk, "the ace"), state, 0).pending
+    answers = set(talk.grammar.vocabulary(lambda i: talk.allowed(i, state, 0, asked)))
+    assert {"hearts", "spades"} <= answers and "clubs" not in answers
+
+
+def test_announcements_of_a_played_out_hand_and_the_match():
+    talk = make_talk()
+    state = ss.new_game(["Ann", "Bo"], ss.Options(target=7), seed=9)
+    said = []
+    while not ss.is_over(state):
+        action = ss.legal_actions(state)[0]
+        state, events = ss.apply(state, action)
+        said += talk.announce(events, state, [0])
+    text = " ".join(said)
+    assert "wins the hand and scores" in text and "Score: Ann" in text
+    assert text.endswith("wins the match!")
+
+
+# --------------------------------------------------------------------------- real audio
+
+
+def sphinx_recognizer():
+    pytest.importorskip("pocketsphinx")
+    from tests.speech_clips import espeak_available
+    if not espeak_available():
+        pytest.skip("espeak-ng is not installed")
+    from voice.sphinx_backend import SphinxRecognizer
+    return SphinxRecognizer()
+
+
+def test_spoken_cards_and_moves_are_recognized_in_the_games_vocabulary():
+    from tests.speech_clips import load, synthesize
+    recognizer = sphinx_recognizer()
+    talk = make_talk()
+    state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
+    recognizer.set_vocabulary(talk.grammar.vocabulary(lambda i: talk.allowed(i, state, 0, None)))
+    for text, intent in (("queen of hearts", Intent("play", rank="Q", suit="H")),
+                         ("marry hearts", Intent("move", name="marriage", suit="H"))):
+        pcm = load(synthesize(text))
+        heard = recognizer.recognize(pcm.astype("<i2").tobytes())
+        assert talk.grammar.parse(heard.text) == intent, heard
+

@@ -1,0 +1,353 @@
+"""How Sixty-Six is spoken: intents to moves, events to sentences, questions to answers.
+
+Moves that are not a card ("marry hearts", "exchange", "close", "sixty six") are written as
+commands in grammar.sixty_six.json, because the phrase compiler only knows cards and
+commands. The session sends commands to ``answer`` (questions), so this talk re-tags those
+phrases in the compiled grammar as ``Intent("move", name, suit)``, which the session sends
+to ``resolve`` like a card; "hearts" (``suit_H``) becomes ``Intent("suit")``, the answer to
+"Which ace: hearts or spades?".
+
+Dialog decisions:
+- "the ace" plays the one ace that may be played now, else asks which.
+- "marry hearts" leads the queen and shows the king: the queen is beaten by exactly the
+  cards that beat the king (the king is in hand), risks fewer points and keeps the king.
+  To lead the king of a marriage without declaring it, say "king of hearts".
+- "marriage" alone declares the only possible marriage, else asks which suit.
+- With ``strict_memory`` the player's own points and tricks are not told (a real table).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Dict, List, Optional, Sequence
+
+from engine import sixty_six as ss
+from engine.cards import rank_of, suit_of
+
+from .ninety_nine_talk import Outcome
+from .phrasebook import Phrasebook
+from .understanding import Grammar, Intent
+
+# Grammar command names that are moves, and the suit each carries.
+MOVES: Dict[str, Optional[str]] = {
+    "marriage": None, "marry_S": "S", "marry_H": "H", "marry_D": "D", "marry_C": "C",
+    "exchange": None, "close": None, "claim": None,
+}
+SUIT_ANSWERS = {"suit_S": "S", "suit_H": "H", "suit_D": "D", "suit_C": "C"}
+COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "last_trick",
+            "turn", "repeat", "help", "slower", "faster", "pause", "quit")
+ALIASES = {"total": "score"}        # typed "score" and "t" are the shared "total" command
+HIGH_TO_LOW = tuple(reversed(ss.RANKS))
+
+
+def moves_from_commands(grammar: Grammar) -> None:
+    """Re-tag the move and suit-answer commands of the compiled grammar (see the docstring)."""
+    for table in (grammar.spoken, grammar.typed):
+        for phrase, intent in table.items():
+            if intent.kind != "command":
+                continue
+            if intent.name in MOVES:
+                name = "marriage" if intent.name.startswith("marr") else intent.name
+                table[phrase] = Intent("move", name=name, suit=MOVES[intent.name])
+            elif intent.name in SUIT_ANSWERS:
+                table[phrase] = Intent("suit", suit=SUIT_ANSWERS[intent.name])
+
+
+class SixtySixTalk:
+    game = ss
+    commands = COMMANDS
+
+    def __init__(self, grammar: Grammar, phrases: Phrasebook, strict_memory: bool = False) -> None:
+        self.grammar = grammar
+        self.p = phrases
+        self.strict_memory = strict_memory
+        moves_from_commands(grammar)
+
+    def s(self, key: str, **fields) -> str:
+        return self.p.say("sixty_six." + key, **fields)
+
+    # --- what can be said now -------------------------------------------------------
+
+    def allowed(self, intent: Intent, state: ss.State, seat: int,
+                pending: Optional[Intent]) -> bool:
+        """Whether a phrase belongs in the recognizer's vocabulary now. Cards in hand that
+        cannot be played are kept, so the player hears why ("you must follow suit")."""
+        if intent.kind == "command":
+            return intent.name in self.commands or intent.name in ("yes", "no")
+        if intent.kind == "rules":
+            return intent.rank in ss.RANKS
+        hand = state.hands[seat]
+        if intent.kind == "play":
+            if intent.value is not None:
+                return False
+            if intent.suit is not None:
+                return intent.rank + intent.suit in hand
+            return any(rank_of(c) == intent.rank for c in hand)
+        if intent.kind == "suit":
+            return pending is not None and intent.suit in self._choices(pending, state, seat)
+        if intent.kind == "move" and state.turn == seat:
+            legal = ss.legal_actions(state)
+            if intent.name == "marriage":
+                return any(a.type == "marriage" and (intent.suit is None or
+                                                     suit_of(a.card) == intent.suit)
+                           for a in legal)
+            return any(a.type == intent.name for a in legal)
+        return False
+
+    def _choices(self, intent: Intent, state: ss.State, seat: int) -> List[str]:
+        """The suits that would complete an ambiguous card or marriage, in hand order."""
+        legal = ss.legal_actions(state) if state.turn == seat else []
+        if intent.kind == "move":
+            return _unique(suit_of(a.card) for a in legal if a.type == "marriage")
+        return _unique(suit_of(a.card) for a in legal
+                       if a.type == "play" and rank_of(a.card) == intent.rank)
+
+    # --- turning an intent into a move ----------------------------------------------
+
+    def resolve(self, intent: Intent, state: ss.State, seat: int,
+                pending: Optional[Intent] = None) -> Outcome:
+        if state.turn != seat:
+            return Outcome(refusal=self.s("not_your_turn", player=state.players[state.turn]),
+                           reason="not_your_turn")
+        if intent.kind == "suit":
+            if pending is None:
+                return Outcome(refusal=self.s("unexpected_suit"), reason="unexpected_answer")
+            intent = replace(pending, suit=intent.suit)
+        if intent.kind == "play":
+            return self._play(intent, state, seat)
+        if intent.kind == "move":
+            if intent.name == "marriage":
+                return self._marriage(intent, state, seat)
+            action = {"exchange": ss.Exchange, "close": ss.Close, "claim": ss.Claim}[intent.name]()
+            return self._checked(state, action)
+        return Outcome(refusal=self.p.say("dialog.sorry"), reason="not_a_move")
+
+    def _play(self, intent: Intent, state: ss.State, seat: int) -> Outcome:
+        hand = state.hands[seat]
+        if intent.value is not None:
+            return Outcome(refusal=self.s("no_value"), reason="no_value")
+        if intent.suit is not None:
+            card = intent.rank + intent.suit
+            if card not in hand:
+                return Outcome(refusal=self.s("not_in_hand", card=self.p.card(card),
+                                              cards=self.cards_words(hand, state)),
+                               reason="not_in_hand")
+            return self._checked(state, ss.Play(card))
+        in_hand = [c for c in hand if rank_of(c) == intent.rank]
+        if not in_hand:
+            return Outcome(refusal=self.s("no_rank", rank=self.p.rank(intent.rank),
+                                          cards=self.cards_words(hand, state)),
+                           reason="not_in_hand")
+        suits = self._choices(intent, state, seat)
+        if len(suits) > 1:
+            return Outcome(question=self.s("which_card", rank=self.p.rank(intent.rank),
+                                           suits=self.suits_words(suits, "or")),
+                           pending=intent)
+        card = intent.rank + suits[0] if suits else in_hand[0]
+        return self._checked(state, ss.Play(card))   # none playable: the engine says why
+
+    def _marriage(self, intent: Intent, state: ss.State, seat: int) -> Outcome:
+        hand = state.hands[seat]
+        if intent.suit is not None:
+            return self._checked(state, ss.Marriage("Q" + intent.suit))
+        pairs = [s for s in ss.SUITS if "K" + s in hand and "Q" + s in hand]
+        if not pairs:
+            return Outcome(refusal=self.s("no_marriage"), reason="illegal")
+        suits = self._choices(intent, state, seat)
+        if len(suits) > 1:
+            return Outcome(question=self.s("which_marriage", suits=self.suits_words(suits, "or")),
+                           pending=intent)
+        return self._checked(state, ss.Marriage("Q" + (suits or pairs)[0]))
+
+    def _checked(self, state: ss.State, action) -> Outcome:
+        """The action, or a refusal quoting the engine's reason (apply is pure: try it)."""
+        try:
+            ss.apply(state, action)
+        except ss.IllegalAction as exc:
+            return Outcome(refusal=self.p.say("dialog.illegal", reason=str(exc)),
+                           reason="illegal")
+        return Outcome(action=action)
+
+    def phrase(self, intent: Intent) -> str:
+        """How to read an intent back for a confirmation: "Queen of hearts?"."""
+        if intent.kind == "play":
+            words = (self.p.card(intent.rank + intent.suit) if intent.suit
+                     else "the " + self.p.rank(intent.rank))
+        elif intent.kind == "suit":
+            words = self.p.data["suit"][intent.suit]
+        elif intent.kind == "move":
+            words = self.p.data["sixty_six"]["moves"][intent.name]
+            if intent.suit:
+                words += " in " + self.p.data["suit"][intent.suit]
+        elif intent.kind == "rules":
+            words = f"What does a {self.p.rank(intent.rank)} do"
+        else:
+            words = self.grammar.command_words(intent.name)[0]
+        return words[0].upper() + words[1:]
+
+    # --- words ------------------------------------------------------------------------
+
+    def suits_words(self, suits: Sequence[str], joiner: str = "and") -> str:
+        names = [self.p.data["suit"][s] for s in suits]
+        if len(names) <= 1 or joiner == "and":
+            return self.p.join(names)
+        return ", ".join(names[:-1]) + f" {joiner} " + names[-1]
+
+    def cards_words(self, hand: Sequence[str], state: ss.State) -> str:
+        """A hand grouped by suit, trumps first, high to low: "hearts, trump: ace, ten; ..."."""
+        groups = []
+        for suit in [state.trump_suit] + [s for s in ss.SUITS if s != state.trump_suit]:
+            ranks = [r for r in HIGH_TO_LOW if r + suit in hand]
+            if not ranks:
+                continue
+            key = "hand_trump_group" if suit == state.trump_suit else "hand_group"
+            groups.append(self.s(key, suit=self.p.data["suit"][suit],
+                                 ranks=self.p.join([self.p.rank(r) for r in ranks])))
+        return "; ".join(groups)
+
+    def units(self, n: int, unit: str) -> str:
+        return self.p.count(n, self.p.data["sixty_six"][unit])
+
+    def score_items(self, names: Sequence[str], numbers: Sequence[int]) -> str:
+        return ", ".join(self.s("score_item", player=name, n=n)
+                         for name, n in zip(names, numbers))
+
+    # --- events to sentences ----------------------------------------------------------
+
+    def announce(self, events: Sequence, state: ss.State, humans: Sequence[int]) -> List[str]:
+        """Sentences for what happened; ``state`` is the state after the events."""
+        out: List[str] = []
+        human_names = [state.players[s] for s in humans]
+        dealt = any(e.type == "deal" for e in events)
+        for e in events:
+            t = e.type
+            if t == "deal":
+                leader = state.players[1 - state.players.index(e.dealer)]
+                out.append(self.s("deal", hand=e.hand, dealer=e.dealer, leader=leader,
+                                  suit=self.p.data["suit"][suit_of(e.trump_card)],
+                                  card=self.p.card(e.trump_card)))
+            elif t == "play":
+                out.append(self.s("play", player=e.player, card=self.p.card(e.card)))
+            elif t == "marriage":
+                key = "marriage" if e.credited else "marriage_later"
+                out.append(self.s(key, player=e.player, suit=self.p.data["suit"][e.suit],
+                                  points=e.points))
+            elif t == "trick":
+                out.append(self.s("trick", winner=e.winner,
+                                  points=self.units(e.points, "points_unit")))
+            elif t == "draw":
+                if e.face_up:
+                    out.append(self.s("draw_face_up", player=e.player,
+                                      card=self.p.card(e.face_up)))
+                elif e.player in human_names and not dealt:
+                    hand = state.hands[state.players.index(e.player)]
+                    out.append(self.s("draw_you", card=self.p.card(hand[-1])))
+            elif t == "exchange":
+                out.append(self.s("exchange", player=e.player, card=self.p.card(e.card)))
+            elif t == "close":
+                out.append(self.s("close", player=e.player))
+            elif t == "claim":
+                out.append(self.s("claim_ok" if e.success else "claim_wrong", player=e.player,
+                                  points=e.points))
+            elif t == "hand_end":
+                out.append(self._hand_end(e, events))
+                out.append(self.s("score_line",
+                                  items=self.score_items(list(e.score), list(e.score.values()))))
+            elif t == "game_over":
+                out.append(self.s("game_over", winner=e.winner))
+        if events and not dealt and not ss.is_over(state) and state.turn in humans:
+            out.append(self.p.say("events.turn_you", player=state.players[state.turn]))
+        return out
+
+    def _hand_end(self, e, events: Sequence) -> str:
+        fields = dict(winner=e.winner, game_points=self.units(e.game_points, "game_points_unit"),
+                      points=self.score_items(list(e.points), list(e.points.values())))
+        if e.reason != "played_out":
+            closer = next((x.player for x in events if x.type == "close"), None)
+            return self.s("hand_end." + e.reason, closer=closer or "the closer", **fields)
+        tricks = [x for x in events if x.type == "trick"]
+        if any(x.type == "close" for x in events) or not tricks:
+            return self.s("hand_end.played_out_closed", **fields)
+        return self.s("hand_end.played_out", last=tricks[-1].winner, **fields)
+
+    def deal_notice(self, state: ss.State, humans: Sequence[int]) -> List[str]:
+        """At each deal, every human hears their new hand."""
+        return [self.answer("hand", state, seat) for seat in humans]
+
+    # --- questions ------------------------------------------------------------------
+
+    def answer(self, command: str, state: ss.State, seat: int) -> str:
+        command = ALIASES.get(command, command)
+        suit = self.p.data["suit"][state.trump_suit]
+        if command == "hand":
+            hand = state.hands[seat]
+            if not hand:
+                return self.p.say("answers.hand_empty", player=state.players[seat])
+            return self.s("hand", player=state.players[seat],
+                          groups=self.cards_words(hand, state))
+        if command == "trump":
+            if ss.stock_open(state):
+                return self.s("trump", suit=suit, card=self.p.card(state.stock[-1]))
+            if state.stock:
+                return self.s("trump_closed", suit=suit, card=self.p.card(state.stock[-1]))
+            return self.s("trump_gone", suit=suit)
+        if command == "table":
+            if state.table is None:
+                return self.s("table_empty", player=state.players[state.turn])
+            return self.s("table", player=state.players[state.leader],
+                          card=self.p.card(state.table))
+        if command in ("points", "tricks"):
+            return self._own_count(command, state, seat)
+        if command == "stock":
+            cards = self.units(len(state.stock), "card_unit")
+            if not state.stock:
+                return self.s("stock_gone")
+            if state.closed_by is not None:
+                return self.s("stock_closed", player=state.players[state.closed_by],
+                              cards=cards)
+            return self.s("stock", cards=cards, card=self.p.card(state.stock[-1]))
+        if command == "score":
+            return self.s("score", items=self.score_items(state.players, state.score),
+                          target=state.options.target)
+        if command == "last_trick":
+            return self._last_trick(state)
+        if command == "turn":
+            return self.p.say("answers.turn", player=state.players[state.turn])
+        if command == "help":
+            return self.s("help")
+        return self.s("not_a_question")
+
+    def _own_count(self, command: str, state: ss.State, seat: int) -> str:
+        if self.strict_memory:
+            return self.s("strict")
+        if command == "tricks":
+            return self.s("tricks", tricks=self.units(ss.tricks_won(state, seat), "trick_unit"))
+        points = self.units(ss.card_points(state, seat), "points_unit")
+        if state.marriages[seat] and not state.won[seat]:
+            later = sum(ss.marriage_points(s, state.trump_suit) for s in state.marriages[seat])
+            return self.s("points_marriage_later", points=points,
+                          marriage=self.units(later, "points_unit"))
+        return self.s("points", points=points)
+
+    def _last_trick(self, state: ss.State) -> str:
+        if not state.last_trick or state.last_trick_winner is None:
+            return self.s("no_last_trick")
+        first, second = state.last_trick
+        won = state.last_trick_winner
+        led_by = 1 - won if ss.beats(second, first, state.trump_suit) else won
+        return self.s("last_trick", first_player=state.players[led_by], first=self.p.card(first),
+                      second_player=state.players[1 - led_by], second=self.p.card(second),
+                      winner=state.players[won])
+
+    def rules(self, rank: str, state: ss.State) -> str:
+        if rank not in ss.RANKS:
+            return self.s("rules_absent", ranks=self.p.rank(rank, plural=True))
+        return self.s("rules", rank=self.p.rank(rank),
+                      points=self.units(ss.VALUES[rank + "S"], "points_unit"))
+
+
+def _unique(items) -> List[str]:
+    out: List[str] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
