@@ -402,7 +402,7 @@ def marriage_points(suit: str, trump_suit: str) -> int:
 def card_points(state: State, seat: int) -> int:
     """Trick points plus credited marriages plus the last-trick bonus."""
     won = state.won[seat]
-    points = sum(VALUES[c] for c in won)
+    points = sum(map(_VALUE_OF, won))
     if won:
         points += sum(marriage_points(s, state.trump_suit) for s in state.marriages[seat])
     if state.last_trick_bonus == seat:
@@ -422,8 +422,12 @@ def beats(second: str, first: str, trump_suit: str) -> bool:
     return s2 == trump_suit
 
 
+_VALUE_OF = VALUES.__getitem__
 _PLAY = {c: Play(c) for c in DECK}
 _MARRY = {c: Marriage(c) for c in DECK if rank_of(c) in ("K", "Q")}
+
+
+_EXCHANGE, _CLOSE, _CLAIM = Exchange(), Close(), Claim()
 
 
 def _partner(card: str) -> str:
@@ -449,20 +453,21 @@ def legal_actions(state: State) -> List[Action]:
         return []
     seat = state.turn
     hand = state.hands[seat]
-    actions: List[Action] = []
+    actions: List[Action]
+    is_open = state.closed_by is None and bool(state.stock)
     if state.table is None:
-        actions.extend(_PLAY[c] for c in hand)
-        if stock_open(state):
+        actions = [_PLAY[c] for c in hand]
+        if is_open:
             actions.extend(_MARRY[c] for c in hand if c in _MARRY and _partner(c) in hand)
             if _can_exchange(state, seat):
-                actions.append(Exchange())
-            actions.append(Close())
-    elif stock_open(state):
-        actions.extend(_PLAY[c] for c in hand)
+                actions.append(_EXCHANGE)
+            actions.append(_CLOSE)
+    elif is_open:
+        actions = [_PLAY[c] for c in hand]
     else:
         options = follow_options(hand, state.table, state.trump_suit, state.options.must_win_trick)
-        actions.extend(_PLAY[c] for c in options)
-    actions.append(Claim())
+        actions = [_PLAY[c] for c in options]
+    actions.append(_CLAIM)
     return actions
 
 
@@ -592,9 +597,8 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
         points = marriage_points(suit, state.trump_suit)
         marriages = list(state.marriages)
         marriages[seat] = marriages[seat] + (suit,)
-        shown = list(state.shown)
-        shown[seat] = shown[seat] + (_partner(card), card)
-        state = _replace(state, marriages=(marriages[0], marriages[1]), shown=(shown[0], shown[1]))
+        shown = _show(state.shown, seat, (_partner(card), card))
+        state = _replace(state, marriages=(marriages[0], marriages[1]), shown=shown)
         event = MarriageDeclared(name, suit, points, bool(state.won[seat]))
         return _play_card(state, card, [event])
     if kind is Exchange:
@@ -612,11 +616,9 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
         taken = state.stock[-1]
         hands = list(state.hands)
         hands[seat] = tuple(taken if c == nine else c for c in hands[seat])
-        shown = list(state.shown)
-        shown[seat] = shown[seat] + (taken,)
         new = _replace(
             state, hands=(hands[0], hands[1]), stock=state.stock[:-1] + (nine,), trump_card=nine,
-            shown=(shown[0], shown[1]),
+            shown=_show(state.shown, seat, (taken,)),
         )
         return new, [Exchanged(name, taken)]
     if kind is Close:
@@ -630,15 +632,23 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
     raise IllegalAction("that is not a Sixty-Six move")
 
 
+def _show(shown: Pair, seat: int, cards: Tuple[str, ...]) -> Pair:
+    """Add cards a seat has shown (each once)."""
+    pair = list(shown)
+    pair[seat] = pair[seat] + tuple(c for c in cards if c not in pair[seat])
+    return (pair[0], pair[1])
+
+
 def _play_card(state: State, card: str, events: List[Event]) -> Tuple[State, List[Event]]:
     seat = state.turn
-    hands = list(state.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    hand = state.hands[seat]
+    i = hand.index(card)
+    rest = hand[:i] + hand[i + 1:]
+    hands = (rest, state.hands[1]) if seat == 0 else (state.hands[0], rest)
     events.append(Played(state.players[seat], card))
     if state.table is None:
-        new = _replace(state, hands=(hands[0], hands[1]), table=card, turn=1 - seat)
-        return new, events
-    return _finish_trick(state, (hands[0], hands[1]), state.table, card, events)
+        return _replace(state, hands=hands, table=card, turn=1 - seat), events
+    return _finish_trick(state, hands, state.table, card, events)
 
 
 def _finish_trick(
@@ -671,9 +681,7 @@ def _finish_trick(
         events.append(Drew(state.players[win], 1))
         face_up = stock[1] if len(stock) == 2 else None
         if face_up is not None:
-            sh = list(shown)
-            sh[lose] = sh[lose] + (face_up,)
-            shown = (sh[0], sh[1])
+            shown = _show(shown, lose, (face_up,))
         events.append(Drew(state.players[lose], 1, face_up))
         stock = stock[2:]
     new = _replace(

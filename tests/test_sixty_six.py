@@ -524,6 +524,7 @@ def check_invariants(state):
     cards = state.hands[0] + state.hands[1] + state.stock + state.won[0] + state.won[1]
     cards += (state.table,) if state.table else ()
     assert sorted(cards) == sorted(DECK)
+    assert all(len(set(side)) == len(side) for side in state.shown)
     points, marriages = total_points(state)
     on_table = sum(VALUES[c] for c in state.hands[0] + state.hands[1] + state.stock)
     on_table += VALUES[state.table] if state.table else 0

@@ -1,0 +1,198 @@
+"""Sixty-Six bots: legal, deterministic, view-only, and the strong bot's exact endgame."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine import sixty_six as ss
+from engine import sixty_six_bots as bots
+from engine.sixty_six_bots import make_bot
+
+NAMES = ["Ada", "Bo"]
+
+
+def play_match(kind0, kind1, seed, target=7, max_steps=3000):
+    players = [make_bot(kind0, seed), make_bot(kind1, seed + 1)]
+    s = ss.new_game(NAMES, ss.Options(target=target), seed=seed)
+    choices = []
+    for _ in range(max_steps):
+        if ss.is_over(s):
+            return s, choices
+        seat = ss.current_player(s)
+        v = ss.view(s, seat)
+        action = players[seat].choose(v)
+        assert action in v.legal, (action, v.legal)
+        choices.append(action)
+        s, _ = ss.apply(s, action)
+    raise AssertionError("match did not end")
+
+
+def test_make_bot_kinds_and_unknown_kind():
+    for kind in ("random", "greedy", "sampling", "strong"):
+        assert make_bot(kind, 1).name == kind
+    with pytest.raises(ValueError, match="unknown Sixty-Six bot 'genius'"):
+        make_bot("genius", 1)
+
+
+@pytest.mark.parametrize("kinds", [("random", "greedy"), ("sampling", "strong"),
+                                   ("strong", "random"), ("greedy", "sampling")])
+def test_bots_play_legal_moves_to_the_end_of_a_match(kinds):
+    s, _ = play_match(kinds[0], kinds[1], seed=3, target=7)
+    assert ss.winner(s) in NAMES
+
+
+def test_bots_are_deterministic_from_their_seed():
+    _, a = play_match("strong", "sampling", seed=11)
+    _, b = play_match("strong", "sampling", seed=11)
+    assert a == b
+
+
+def view_with_points(points):
+    """Seat 0 on lead, two cards each, stock exhausted, with about ``points`` in its tricks."""
+    pile, total = [], 0
+    for c in sorted(ss.DECK, key=lambda c: -ss.VALUES[c]):
+        if 0 < ss.VALUES[c] and total + ss.VALUES[c] <= points:
+            pile.append(c)
+            total += ss.VALUES[c]
+    if len(pile) % 2:
+        pile.append(next(c for c in ss.DECK if ss.VALUES[c] == 0 and c not in pile))
+    others = [c for c in ss.DECK if c not in pile]
+    state = dataclasses.replace(
+        ss.new_game(NAMES, seed=4), won=(tuple(pile), tuple(others[4:])),
+        hands=(tuple(others[:2]), tuple(others[2:4])), stock=(), trump_card=others[4],
+        trump_suit=others[4][-1], leader=0, turn=0, table=None)
+    ss._check_consistent(state)
+    assert ss.card_points(state, 0) == total
+    return ss.view(state, 0)
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "sampling", "strong"])
+def test_every_bot_claims_with_66_and_strong_not_below(kind):
+    assert view_with_points(66).my_points == 66
+    assert make_bot(kind, 1).choose(view_with_points(66)) == ss.Claim()
+    assert view_with_points(65).my_points == 64
+    assert make_bot("strong", 1).choose(view_with_points(65)) != ss.Claim()
+
+
+def test_greedy_plays_trump_else_follows_else_highest():
+    deck = ["9S", "JS", "AH", "KD", "9D", "JD", "AS", "10S", "KS", "QS", "QC", "JC", "9C"]
+    s = ss.new_game(NAMES, seed=2, deck=deck)  # trump clubs
+    s, _ = ss.apply(s, ss.Play("9S"))
+    greedy = make_bot("greedy", 0)
+    assert greedy.choose(ss.view(s, 1)) == ss.Play("QC")  # has trumps: highest trump
+    s2 = ss.new_game(NAMES, seed=2, deck=["9S", "JS", "AH", "KD", "9D", "JD",
+                                          "AS", "10S", "KS", "QS", "9H", "JH", "9C"])
+    s2, _ = ss.apply(s2, ss.Play("9S"))
+    assert greedy.choose(ss.view(s2, 1)) == ss.Play("AS")  # no trump: highest of the suit led
+    s3, _ = ss.apply(ss.new_game(NAMES, seed=2, deck=["AS", "10S", "KS", "QS", "QC", "JC",
+                                                      "AH", "KD", "9D", "JD", "9H", "JH", "9C"]),
+                     ss.Play("AS"))
+    assert greedy.choose(ss.view(s3, 1)) == ss.Play("AH")  # neither: highest card
+
+
+# ----------------------------------------------------------------------------- exact endgame
+
+
+def oracle(state, me):
+    """Minimax over the real engine: value of the hand for ``me`` in capped game points."""
+    seat = ss.current_player(state)
+    if ss.card_points(state, seat) >= 66:
+        _, events = ss.apply(state, ss.Claim())
+        return outcome(events, state, me)
+    values = []
+    for action in ss.legal_actions(state):
+        if action.type != "play":
+            continue
+        nxt, events = ss.apply(state, action)
+        if any(e.type == "hand_end" for e in events):
+            values.append(outcome(events, state, me))
+        else:
+            values.append(oracle(nxt, me))
+    return max(values) if seat == me else min(values)
+
+
+def outcome(events, state, me):
+    end = [e for e in events if e.type == "hand_end"][0]
+    target = state.options.target
+    seat = state.players.index(end.winner)
+    need = target - state.score[seat]
+    gp = min(end.game_points, need)
+    return gp if seat == me else -gp
+
+
+def random_endgame(seed, cards_left, close=False):
+    """Play a random hand until each side holds ``cards_left`` cards in the strict phase."""
+    rng = random.Random(seed)
+    s = ss.new_game(NAMES, seed=seed)
+    if close:
+        s, _ = ss.apply(s, ss.Close())
+    while True:
+        if not ss.stock_open(s) and s.table is None and len(s.hands[s.turn]) == cards_left:
+            return s
+        acts = [a for a in ss.legal_actions(s) if a.type in ("play", "marriage")]
+        s, events = ss.apply(s, rng.choice(acts))
+        if any(e.type == "hand_end" for e in events):
+            return None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(2, 4))
+def test_strong_bot_plays_an_optimal_card_once_the_stock_is_exhausted(seed, cards_left):
+    s = random_endgame(seed, cards_left)
+    if s is None or ss.card_points(s, s.turn) >= 66:
+        return
+    me = s.turn
+    choice = make_bot("strong", seed).choose(ss.view(s, me))
+    best = oracle(s, me)
+    after, events = ss.apply(s, choice)
+    got = outcome(events, s, me) if any(e.type == "hand_end" for e in events) else oracle(after, me)
+    assert got == best
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(1, 4))
+def test_solver_agrees_with_the_engine_on_every_endgame(seed, cards_left):
+    """The bot's fast simulated hand and alpha-beta give the engine's minimax value."""
+    s = random_endgame(seed, cards_left, close=seed % 2 == 0)
+    if s is None:
+        return
+    me = s.turn
+    v = ss.view(s, me)
+    know = bots.Knowledge(v)
+    world = know.deal(random.Random(0))
+    # give the simulated world the opponent's true hand (a perfect-information check)
+    world.hands[1 - me] = sum(1 << bots.INDEX[c] for c in s.hands[1 - me])
+    need = (s.options.target - s.score[0], s.options.target - s.score[1])
+    assert bots.Solver(me, need).value(world) == oracle(s, me)
+
+
+# ----------------------------------------------------------------------------- sampling
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(0, 30))
+def test_deals_are_consistent_with_what_the_seat_has_seen(seed, steps):
+    rng = random.Random(seed)
+    s = ss.new_game(NAMES, seed=seed)
+    for _ in range(steps):
+        acts = [a for a in ss.legal_actions(s) if a.type != "claim"]
+        s, events = ss.apply(s, rng.choice(acts))
+        if any(e.type == "hand_end" for e in events):
+            break
+    me = s.turn
+    v = ss.view(s, me)
+    know = bots.Knowledge(v)
+    world = know.deal(random.Random(seed))
+    theirs = {bots.CODE[c] for c in bots._bits(world.hands[1 - me])}
+    stock = [bots.CODE[c] for c in world.stock]
+    assert len(theirs) == len(s.hands[1 - me]) and len(stock) == len(s.stock)
+    assert set(v.opponent_known) <= theirs
+    assert not theirs & set(v.hand) and not theirs & set(v.played)
+    if s.stock:
+        assert stock[-1] == s.stock[-1]  # the known trump card stays at the bottom
+    assert sorted(theirs | set(stock) | set(v.hand) | set(v.played)) == sorted(ss.DECK)
+    for suit in v.voids[1 - me]:
+        assert all(c[-1] != suit for c in theirs if c not in v.opponent_known)
