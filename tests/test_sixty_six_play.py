@@ -249,3 +249,29 @@ def test_spoken_cards_and_moves_are_recognized_in_the_games_vocabulary():
         heard = recognizer.recognize(pcm.astype("<i2").tobytes())
         assert talk.grammar.parse(heard.text) == intent, heard
 
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+def test_simulation_replays_from_its_seed_and_alternates_the_first_lead():
+    from engine import sixty_six_simulate as sim
+    first = sim.simulate("sixty-six", ["greedy", "random"], games=12, seed=3)
+    again = sim.simulate("sixty-six", ["greedy", "random"], games=12, seed=3)
+    assert (first.wins, first.turns) == (again.wins, again.turns)
+    assert sum(first.wins.values()) == 12 and first.seats == ("Greedy 1", "Random 2")
+    assert first.wins["Greedy 1"] > first.wins["Random 2"]
+    assert "Greedy 1" in sim.format_table(first)
+    assert list(sim.to_json(first))[:3] == ["games", "wins", "games_per_second"]
+    with pytest.raises(sim.SimulationError, match="exactly two"):
+        sim.simulate("sixty-six", ["greedy"], games=1, seed=0)
+    with pytest.raises(sim.SimulationError, match="unknown bot"):
+        sim.simulate("sixty-six", ["greedy", "clever"], games=1, seed=0)
+
+
+def test_simulate_command_prints_the_table():
+    result = subprocess.run([sys.executable, "-m", "voice", "simulate", "--game", "sixty-six",
+                             "--bots", "greedy,random", "--games", "4", "--seed", "1"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "4 games of sixty-six" in result.stdout and "Greedy 1" in result.stdout
