@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .cards import RANKS, rank_of
@@ -67,11 +66,21 @@ class RandomBot(Bot):
 # --- the arithmetic of plays, cached per total -------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def _outcomes(options: Options, total: int, rank: str) -> Tuple[Tuple[Optional[int], int, int,
-                                                                       int, bool], ...]:
+Outcome = Tuple[Optional[int], int, int, int, bool]
+_OUTCOMES: Dict[Options, Dict[Tuple[int, str], Tuple[Outcome, ...]]] = {}
+
+
+def _outcomes(options: Options, total: int, rank: str) -> Tuple[Outcome, ...]:
     """Each legal way to play ``rank`` on ``total``: (value, new total, own loss, loss of each
-    other player, round over)."""
+    other player, round over). Remembered per house rules (a few thousand entries at most)."""
+    known = _OUTCOMES.setdefault(options, {})
+    key = (total, rank)
+    if key not in known:
+        known[key] = _work_out(options, total, rank)
+    return known[key]
+
+
+def _work_out(options: Options, total: int, rank: str) -> Tuple[Outcome, ...]:
     found = []
     for value in value_choices(rank) or (None,):
         if value is not None and total + value < 0 and not options.total_may_go_negative:
@@ -108,6 +117,14 @@ class _Table:
         self.active = [s for s, a in enumerate(view.active) if a]
         self.unseen = self._unseen_counts()
         self.unseen_total = sum(self.unseen.values())
+        self.known = _OUTCOMES.setdefault(self.options, {})
+        self.worths: Dict[Tuple[int, int, int], float] = {}
+        self.best_plays: Dict[Tuple[int, Tuple[str, ...]], float] = {}
+        self.reply_cache: Dict[Tuple[int, int], List[Tuple[float, int, int, int, bool]]] = {}
+
+    def outcomes(self, total: int, rank: str) -> Tuple[Outcome, ...]:
+        found = self.known.get((total, rank))
+        return found if found is not None else _outcomes(self.options, total, rank)
 
     def _unseen_counts(self) -> Dict[str, int]:
         decks = self.options.deck_count(len(self.view.players))
@@ -122,12 +139,18 @@ class _Table:
         if loss <= 0:
             return 0.0
         lives = self.view.lives[seat]
-        out = (lives == 0) if self.classic else (loss >= lives)
-        return min(loss, lives) + (ELIMINATION if out else 0.0) + (1.0 if self.classic and out
-                                                                      else 0.0)
+        if self.classic:  # a chip, or out of the game when there is none left to pay
+            return 1.0 + ELIMINATION if lives == 0 else 1.0
+        return min(loss, lives) + (ELIMINATION if loss >= lives else 0.0)
 
     def value_of(self, mover: int, own: int, others: int) -> float:
         """Worth to us of ``mover`` losing ``own`` and everyone else losing ``others``."""
+        key = (mover, own, others)
+        if key not in self.worths:
+            self.worths[key] = self._work_out_value(mover, own, others)
+        return self.worths[key]
+
+    def _work_out_value(self, mover: int, own: int, others: int) -> float:
         worth = 0.0
         for seat in self.active:
             loss = own if seat == mover else others
@@ -154,8 +177,8 @@ class _Table:
 
     # -- scoring one of our plays --
 
-    def outcome(self, play: Play) -> Tuple[Optional[int], int, int, int, bool]:
-        return next(o for o in _outcomes(self.options, self.view.total, rank_of(play.card))
+    def outcome(self, play: Play) -> Outcome:
+        return next(o for o in self.outcomes(self.view.total, rank_of(play.card))
                     if o[0] == play.value)
 
     def candidates(self) -> Sequence[Play]:
@@ -177,21 +200,29 @@ class _Table:
             return worth
         kept = list(self.view.hand)
         kept.remove(play.card)
+        kept_ranks = tuple(sorted(set(rank_of(c) for c in kept)))
         following = self.next_seat(self.me, rank)
         if following == self.me:  # a J with two players: we play again at once
-            return worth + self.best_play_value(after, kept)
+            return worth + self.best_play_value(after, kept_ranks)
         for chance, reply_total, reply_own, reply_others, reply_over in self.replies(
                 following, after):
             worth += chance * self.value_of(following, reply_own, reply_others)
             if not reply_over:
-                worth += chance * self.follow_weight * self.best_play_value(reply_total, kept)
+                later = self.best_play_value(reply_total, kept_ranks)
+                worth += chance * self.follow_weight * later
         return worth + self.keep_bonus(kept)
 
-    def best_play_value(self, total: int, hand: Sequence[str]) -> float:
-        """Our immediate worth from our best card in ``hand`` at ``total`` (0 with no cards)."""
+    def best_play_value(self, total: int, ranks: Tuple[str, ...]) -> float:
+        """Our immediate worth from our best card among ``ranks`` at ``total`` (0 if none)."""
+        key = (total, ranks)
+        if key not in self.best_plays:
+            self.best_plays[key] = self._work_out_best(total, ranks)
+        return self.best_plays[key]
+
+    def _work_out_best(self, total: int, ranks: Sequence[str]) -> float:
         best = None
-        for rank in set(rank_of(c) for c in hand):
-            for _, _, own, others, _ in _outcomes(self.options, total, rank):
+        for rank in ranks:
+            for _, _, own, others, _ in self.outcomes(total, rank):
                 worth = self.value_of(self.me, own, others)
                 if best is None or worth > best:
                     best = worth
@@ -205,10 +236,17 @@ class _Table:
     def replies(self, seat: int, total: int) -> List[Tuple[float, int, int, int, bool]]:
         """How the player at ``seat`` likely answers ``total``: (chance, new total, their loss,
         everyone else's loss, round over) for each rank, if it is their best card."""
+        key = (seat, total)
+        if key not in self.reply_cache:
+            self.reply_cache[key] = self._work_out_replies(seat, total)
+        return self.reply_cache[key]
+
+    def _work_out_replies(self, seat: int, total: int
+                          ) -> List[Tuple[float, int, int, int, bool]]:
         choices = []
         for rank, count in self.unseen.items():
             best = None
-            for _, after, own, others, over in _outcomes(self.options, total, rank):
+            for _, after, own, others, over in self.outcomes(total, rank):
                 # they like hurting everyone else and dislike paying themselves
                 gain = others - own
                 if best is None or gain > best[0]:
