@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -134,3 +134,25 @@ def noise_burst(kind: str = "cough", rate: int = 16000, level_dbfs: float = -20.
     body = np.concatenate([np.zeros(pad), sound, np.zeros(pad)])
     body = body + noise_floor(len(body), level_dbfs + noise_db, seed + 1)
     return np.clip(np.round(body), -32768, 32767).astype(np.int16)
+
+
+# --------------------------------------------------------------------------- vocabularies
+
+RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king", "ace")
+QUERY_PHRASES = ("whose turn", "my cards", "total", "score", "repeat", "help", "undo", "yes", "no")
+
+
+def rank_phrases(rank: str) -> Tuple[str, ...]:
+    """How a player names a card of ``rank`` in play (Ninety-Nine values included)."""
+    phrases = [rank, "play the " + rank, "play " + rank]
+    if rank == "ten":
+        phrases += ["ten plus", "ten minus"]
+    if rank == "ace":
+        phrases += ["ace one", "ace eleven"]
+    return tuple(phrases)
+
+
+def game_vocabulary(hand_ranks: Sequence[str]) -> Tuple[str, ...]:
+    """A typical in-game vocabulary for tests and benchmarks: the hand's cards plus queries."""
+    return tuple(p for r in hand_ranks for p in rank_phrases(r)) + QUERY_PHRASES
