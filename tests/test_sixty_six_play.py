@@ -275,3 +275,22 @@ def test_simulate_command_prints_the_table():
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "4 games of sixty-six" in result.stdout and "Greedy 1" in result.stdout
+
+
+def test_playing_by_voice_from_wav_files_through_the_cli(tmp_path):
+    """Real espeak-ng speech through --wav and PocketSphinx. A card the backend is unsure
+    of is read back ("Queen of hearts?") and the "yes" clip after it confirms it; after a
+    card it accepted outright, the unasked "yes" is refused harmlessly."""
+    from tests.speech_clips import synthesize
+    sphinx_recognizer()
+    events = tmp_path / "events.jsonl"
+    said = ["queen of hearts", "yes", "ace of spades", "yes"]
+    result = run_cli("--players", "Ann", "--bots", "random", "--seed", "4", "--deck",
+                     HAND_DECK, "--mute", "--events", str(events), "--backend", "sphinx",
+                     "--wav", *[str(synthesize(text)) for text in said])
+    assert result.returncode == 0, result.stderr
+    log = read_events(events)
+    ann_plays = [e["card"] for e in log if e["type"] == "play" and e["player"] == "Ann"]
+    rejected = [(e["input"], e["reason"]) for e in log if e["type"] == "rejected"]
+    assert ann_plays == ["QH", "AS"], (result.stdout, rejected)
+    assert all(reason == "nothing_to_answer" for _, reason in rejected), rejected
