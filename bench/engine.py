@@ -47,20 +47,21 @@ def load_average() -> str:
 
 
 def random_play(variant: str, players: int, seconds: float):
-    """Whole games of uniformly random legal plays: (turns/s, games/s)."""
+    """Whole games of uniformly random legal plays: (turns/s, games/s, turns per CPU second).
+    The last leaves out time taken by other processes on a busy machine."""
     options = nn.Options(variant=variant)
     names = [f"P{i}" for i in range(players)]
     picker = random.Random(1)
     turns = games = 0
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.thread_time()
     while time.perf_counter() - started < seconds:
         state = nn.new_game(names, options, seed=games)
         while not nn.is_over(state):
             state, _ = nn.apply(state, picker.choice(nn.legal_actions(state)))
             turns += 1
         games += 1
-    elapsed = time.perf_counter() - started
-    return turns / elapsed, games / elapsed
+    elapsed, cpu = time.perf_counter() - started, time.thread_time() - started_cpu
+    return turns / elapsed, games / elapsed, turns / cpu
 
 
 def positions(variant: str, players: int, count: int):
@@ -112,11 +113,11 @@ def main() -> None:
           f"{platform.python_version()}; load average {load_average()}; one core used")
     print()
     print("Random play through the engine (legal_actions + apply)")
-    print(f"{'variant':<8} {'players':>7} {'turns/s':>9} {'games/s':>8}")
+    print(f"{'variant':<8} {'players':>7} {'turns/s':>9} {'games/s':>8} {'turns/cpu s':>12}")
     for variant in VARIANTS:
         for players in (3, 4):
-            turns, games = random_play(variant, players, args.seconds)
-            print(f"{variant:<8} {players:>7} {turns:>9,.0f} {games:>8.1f}")
+            turns, games, per_cpu = random_play(variant, players, args.seconds)
+            print(f"{variant:<8} {players:>7} {turns:>9,.0f} {games:>8.1f} {per_cpu:>12,.0f}")
     print()
     print("Bot decision time (choose, from views met in 3- and 4-player random games)")
     print(f"{'bot':<7} {'variant':<8} {'wall mean ms':>12} {'wall p99 ms':>11} "
