@@ -17,12 +17,13 @@ BOT_KINDS = {"doksan": ("random", "strong"), "classic": ("random", "strong"),
              "sixty-six": ("random", "greedy", "sampling", "strong")}
 
 
-def _game_parts(game: str, grammar: Grammar, phrases: Phrasebook):
+def _game_parts(game: str, grammar: Grammar, phrases: Phrasebook, strict_memory: bool = False):
     """(engine module, talk, bot factory) for a game name."""
     if game == "sixty-six":
         from engine import sixty_six, sixty_six_bots
         from .sixty_six_talk import SixtySixTalk
-        return sixty_six, SixtySixTalk(grammar, phrases), sixty_six_bots.make_bot
+        talk = SixtySixTalk(grammar, phrases, strict_memory=strict_memory)
+        return sixty_six, talk, sixty_six_bots.make_bot
     from engine import ninety_nine, ninety_nine_bots
     from .ninety_nine_talk import NinetyNineTalk
     return ninety_nine, NinetyNineTalk(grammar, phrases), ninety_nine_bots.make_bot
@@ -73,7 +74,7 @@ def start_play(args: argparse.Namespace) -> int:
         if game not in BOT_KINDS:
             raise UserError(f"The save file {args.resume} is for an unknown game {game!r}.")
         args.game = game
-        engine, talk, make_bot = _game_parts(game, grammar, phrases)
+        engine, talk, make_bot = _game_parts(game, grammar, phrases, args.strict_memory)
         try:
             state = engine.State.from_json(state_json)
         except ValueError as exc:
@@ -82,7 +83,7 @@ def start_play(args: argparse.Namespace) -> int:
             raise UserError(f"The save file {args.resume} is damaged (seats do not match).")
         save_path = args.save or args.resume
     else:
-        engine, talk, make_bot = _game_parts(args.game, grammar, phrases)
+        engine, talk, make_bot = _game_parts(args.game, grammar, phrases, args.strict_memory)
         seats = _seats(args)
         bot_seed = args.seed if args.seed is not None else random.randrange(1 << 30)
         state = _new_state(engine, args, seats, bot_seed)

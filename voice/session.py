@@ -231,5 +231,9 @@ class Session:
             self.say([p.say("answers.paused")], remember=False)
         elif name in ("yes", "no", "undo"):
             self.reject(seat, heard, "nothing_to_answer", p.say("dialog.sorry"))
-        else:
+        elif name in self.talk.commands:
             self.say([self.talk.answer(name, self.state, seat)], remember=name != "help")
+        else:  # another game's command ("trump" in Ninety-Nine)
+            self.reject(seat, heard, "not_understood",
+                        p.say("dialog.not_understood", text=heard.text) if heard.typed
+                        else p.say("dialog.sorry"))
