@@ -10,7 +10,11 @@
    total that hands them a 33/66/99 is expensive, one where every card they might hold busts
    them is valuable;
 3. what this seat can still do with the cards it keeps at the totals the next player leaves:
-   keeping a 9, a ten, an ace (and a king in classic) for a dangerous total is worth something.
+   keeping a 9, a ten, an ace (and a king in classic) for a dangerous total is worth something,
+   and each always-safe card kept earns a small bonus.
+
+Two plays are settled before any scoring: a 99 hit in Doksan Dokuz (nothing beats everyone
+else paying 2), and never a bust while some other card does not bust.
 
 J (skip) and 4 (reverse) change who plays next, so the same model prices them; with two players
 a J means playing again, which is scored by the best follow-up from the cards kept.
