@@ -723,7 +723,10 @@ def _played_out(state: State, events: List[Event]) -> Tuple[State, List[Event]]:
     if closer is not None:
         if card_points(state, closer) >= WINNING_POINTS:
             return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
-        return _end_hand(state, 1 - closer, 2, "failed_close", events)
+        # the closer failed: 2 to the opponent, or more if the last trick took them to 66
+        other = 1 - closer
+        gp = _game_points(state, other) if card_points(state, other) >= WINNING_POINTS else 2
+        return _end_hand(state, other, gp, "failed_close", events)
     state = _replace(state, last_trick_bonus=last)
     p = (card_points(state, 0), card_points(state, 1))
     if p[0] >= WINNING_POINTS or p[1] >= WINNING_POINTS:

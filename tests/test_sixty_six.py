@@ -427,7 +427,18 @@ def test_no_bonus_after_closing():
     s, events = play(s, Play("AS"), Play("9S"))
     end = end_of(events)
     assert end.points["Ada"] == before + 11
-    assert end.reason == "failed_close" and end.winner == "Bo"
+    assert end.reason == "failed_close" and end.winner == "Bo" and end.game_points == 2
+
+
+def test_opponent_of_a_failed_closer_who_reaches_66_on_the_last_trick_wins():
+    won0 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH", "AD", "9D")
+    won1 = tuple(c for c in DECK if c not in won0 + ("AS", "9S", "JC", "9C"))
+    s = position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
+                 trump_card="9C", trump_suit="C", closed_by=1, leader=0, turn=0)
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 69, "Bo": 49}
+    assert end.winner == "Ada" and end.game_points == 2 and end.reason == "failed_close"
 
 
 def test_played_out_without_claim_66_wins_with_scoring():
