@@ -1,0 +1,237 @@
+"""A real virtual sound card for tests: a private PulseAudio daemon with a null sink.
+
+Whatever is played to the sink "virtual_speaker" comes out of its monitor source, which is
+the default input; ALSA's pulse plugin (libasound2-plugins, a dependency of pulseaudio)
+routes ALSA's "default" device to the daemon, so PortAudio, and with it sounddevice, really
+plays and captures through it.  Nothing is mocked: the microphone code opens a real input
+stream and receives the samples the daemon mixes.
+
+    with VirtualAudio() as audio:          # or the ``virtual_audio`` pytest fixture
+        audio.play_wav(path)               # into the sink, at real-time pace (paplay)
+        with audio.recorder() as rec: ...  # what reached the sink (parec on the monitor)
+
+The daemon gets its own runtime directory, so it never touches a user's sound server, and
+it works as root (the CI runs as root).  While it runs, PULSE_SERVER points at it and
+PortAudio is re-initialized so it sees the device; ``stop()`` undoes both.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import wave
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, List, Optional
+
+import numpy as np
+import pytest
+
+SINK = "virtual_speaker"
+SINK_RATE = 48000
+_START_TIMEOUT_S = 10.0
+
+
+class VirtualAudioUnavailable(RuntimeError):
+    """The virtual device cannot run here: the reason, for a pytest skip message."""
+
+
+def refresh_portaudio() -> None:
+    """Make PortAudio enumerate devices again (it only does so when initialized)."""
+    import sounddevice as sd
+    sd._terminate()
+    sd._initialize()
+
+
+class VirtualAudio:
+    def __init__(self) -> None:
+        for tool in ("pulseaudio", "pactl", "paplay", "parec", "pacat"):
+            if shutil.which(tool) is None:
+                raise VirtualAudioUnavailable(
+                    "%s is not installed (apt packages pulseaudio and pulseaudio-utils)." % tool)
+        self.dir = Path(tempfile.mkdtemp(prefix="talking-cards-pulse-"))
+        self.runtime = self.dir / "run"
+        self.server = "unix:%s" % (self.runtime / "native")
+        self._saved_env = {k: os.environ.get(k) for k in ("PULSE_SERVER", "PULSE_RUNTIME_PATH")}
+        self._daemon: Optional[subprocess.Popen] = None
+        self._keepalive: Optional[subprocess.Popen] = None
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    # -- lifecycle
+
+    def _start(self) -> None:
+        for sub in ("run", "home", "config", "state"):
+            (self.dir / sub).mkdir()
+        daemon_env = dict(os.environ, HOME=str(self.dir / "home"),
+                          XDG_CONFIG_HOME=str(self.dir / "config"),
+                          XDG_RUNTIME_DIR=str(self.dir / "run"),
+                          PULSE_RUNTIME_PATH=str(self.runtime),
+                          PULSE_STATE_PATH=str(self.dir / "state"))
+        daemon_env.pop("PULSE_SERVER", None)
+        self._log = open(self.dir / "pulseaudio.log", "wb")
+        # -n: no default.pa (no hardware detection, no suspend-on-idle); as root a per-user
+        # daemon only warns.  The null sink is the one and only (so default) sink.
+        self._daemon = subprocess.Popen(
+            ["pulseaudio", "--daemonize=no", "--system=false", "--exit-idle-time=-1",
+             "--use-pid-file=no", "--disallow-exit", "-n", "--log-target=stderr",
+             "--log-level=error",
+             "--load=module-native-protocol-unix",
+             "--load=module-null-sink sink_name=%s rate=%d channels=1 "
+             "sink_properties=device.description=Virtual_speaker" % (SINK, SINK_RATE)],
+            env=daemon_env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while self._pactl("info").returncode != 0:
+            if self._daemon.poll() is not None or time.monotonic() > deadline:
+                raise VirtualAudioUnavailable("The PulseAudio daemon could not start: %s"
+                                              % self.log().strip()[-400:])
+            time.sleep(0.05)
+        self._pactl("set-default-sink", SINK)
+        self._pactl("set-default-source", SINK + ".monitor")
+        # An idle null sink renders in blocks of up to 2 s, so a capture would start up to
+        # 2 s late; a constant low-latency stream of zeros keeps it ticking like a sound card.
+        self._keepalive = subprocess.Popen(
+            ["pacat", "--playback", "--raw", "--format=s16le", "--rate=%d" % SINK_RATE,
+             "--channels=1", "--latency-msec=20", "--device=" + SINK, "/dev/zero"],
+            env=self.client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.environ["PULSE_SERVER"] = self.server
+        os.environ["PULSE_RUNTIME_PATH"] = str(self.runtime)
+        refresh_portaudio()
+        import sounddevice as sd
+        if sd.default.device[0] < 0 or sd.default.device[1] < 0:
+            raise VirtualAudioUnavailable(
+                "PortAudio does not see the PulseAudio device; ALSA's pulse plugin "
+                "(apt package libasound2-plugins) is missing.")
+
+    def stop(self) -> None:
+        """Stop the daemon, restore the environment, let PortAudio forget the device."""
+        for proc in (self._keepalive, self._daemon):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=5.0)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        self._keepalive = self._daemon = None
+        for key, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        try:
+            refresh_portaudio()
+        except (ImportError, OSError):
+            pass
+        if getattr(self, "_log", None) is not None:
+            self._log.close()
+            self._log = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def kill_daemon(self) -> None:
+        """Take the sound server away abruptly, as when a USB headset is pulled out."""
+        if self._daemon is not None:
+            self._daemon.kill()
+            self._daemon.wait()
+
+    def __enter__(self) -> "VirtualAudio":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -- use
+
+    def client_env(self) -> dict:
+        return dict(os.environ, PULSE_SERVER=self.server, PULSE_RUNTIME_PATH=str(self.runtime))
+
+    def log(self) -> str:
+        try:
+            return (self.dir / "pulseaudio.log").read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def play_wav(self, path, wait: bool = True) -> subprocess.Popen:
+        """Play a WAV file into the virtual speaker at real-time pace."""
+        proc = subprocess.Popen(["paplay", "--device=" + SINK, "--latency-msec=20", str(path)],
+                                env=self.client_env(), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        if wait:
+            _, err = proc.communicate(timeout=60)
+            if proc.returncode != 0:
+                raise RuntimeError("paplay failed: %s" % err.decode(errors="replace"))
+        return proc
+
+    @contextmanager
+    def recorder(self, rate: int = 16000) -> Iterator["Recording"]:
+        """Capture what reaches the virtual speaker (its monitor), independently of sounddevice."""
+        recording = Recording(rate)
+        # Into a file, not a pipe: an unread pipe fills after 2 s and parec stalls.
+        with tempfile.TemporaryFile(dir=str(self.dir)) as sink:
+            proc = subprocess.Popen(
+                ["parec", "--raw", "--format=s16le", "--rate=%d" % rate, "--channels=1",
+                 "--latency-msec=10", "--device=%s.monitor" % SINK],
+                env=self.client_env(), stdout=sink, stderr=subprocess.DEVNULL)
+            try:
+                yield recording
+            finally:
+                time.sleep(0.1)
+                proc.terminate()
+                proc.wait(timeout=10)
+                sink.seek(0)
+                raw = sink.read()
+                recording.pcm = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").copy()
+
+    def _pactl(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["pactl", "--server", self.server] + list(args),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=10)
+
+
+class Recording:
+    """Samples captured by ``VirtualAudio.recorder`` (filled in when the block ends)."""
+
+    def __init__(self, rate: int) -> None:
+        self.rate = rate
+        self.pcm = np.zeros(0, dtype=np.int16)
+
+
+def frame_levels_db(pcm: np.ndarray, rate: int, frame_s: float = 0.02) -> np.ndarray:
+    """RMS level of each frame in dB full scale (-120 for digital silence)."""
+    frame = max(1, int(rate * frame_s))
+    n = len(pcm) // frame
+    x = np.asarray(pcm[: n * frame], dtype=np.float64).reshape(n, frame)
+    rms = np.sqrt(np.mean(x * x, axis=1))
+    return 20.0 * np.log10(np.maximum(rms, 1e-6) / 32768.0)
+
+
+def write_wav(path, pcm: np.ndarray, rate: int) -> Path:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(int(rate))
+        w.writeframes(np.asarray(pcm, dtype="<i2").tobytes())
+    return Path(path)
+
+
+@pytest.fixture(scope="module")
+def virtual_audio() -> Iterator[VirtualAudio]:
+    """A running virtual sound card for the tests of one module."""
+    try:
+        audio = VirtualAudio()
+    except VirtualAudioUnavailable as exc:
+        pytest.skip("No virtual sound card: %s" % exc)
+    try:
+        yield audio
+    finally:
+        audio.stop()
+
+
+def input_devices() -> List[str]:
+    import sounddevice as sd
+    return [d["name"] for d in sd.query_devices() if d["max_input_channels"] > 0]
