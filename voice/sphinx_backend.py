@@ -100,13 +100,13 @@ class SphinxRecognizer(Recognizer):
                 usable.append(phrase)
             else:
                 skipped.append(phrase)
+        if not usable:
+            raise RecognizerError("None of the phrases can be recognized: their words are not in "
+                                  "the English dictionary.")
         if skipped:
             missing = sorted({w for p in skipped for w in p.split() if not self._pronunciation(w)})
             warnings.warn("PocketSphinx cannot hear %s: not in its dictionary (skipped %s)."
                           % (", ".join(missing), ", ".join(repr(p) for p in skipped)))
-        if not usable:
-            raise RecognizerError("None of the phrases can be recognized: their words are not in "
-                                  "the English dictionary.")
         self.phrases, self.skipped = tuple(usable), tuple(skipped)
         key = "g" + hashlib.sha1("\n".join(sorted(usable)).encode("utf-8")).hexdigest()[:16]
         if key in self._searches:
@@ -143,13 +143,22 @@ class SphinxRecognizer(Recognizer):
             self.last_features = {}
             return Hypothesis(text="", verdict=REJECT)
         text, gscore, gsegs, n_frames = self._decode(self._search, pcm)
+        fallback = False
+        if text not in self.phrases:
+            # The best path stopped inside a phrase ("play the", "whose"); a short word often
+            # does that.  The best complete phrase in the n-best list may be the word said,
+            # but such a reading is never trusted enough to act on without asking.
+            text, fallback = self._best_complete_phrase(), True
         _, _, psegs, _ = self._decode("phones", pcm)
-        if text not in self.phrases:                   # nothing, or an unfinished path
+        if not text:
             self.last_features = {"partial": 1.0}
             return Hypothesis(text="", verdict=REJECT, free_text=_phones(psegs))
         feats = _features(text, gscore, gsegs, psegs, n_frames, self._pronunciation)
         feats["modulation"] = _modulation(pcm, self.sample_rate)
+        feats["fallback"] = float(fallback)
         verdict, confidence = self._verdict(feats)
+        if fallback and verdict == ACCEPT:
+            verdict = CONFIRM
         self.last_features = feats
         return Hypothesis(text=text, verdict=verdict, confidence=confidence,
                           free_text=_phones(psegs))
@@ -166,6 +175,16 @@ class SphinxRecognizer(Recognizer):
         if score >= self.confirm_at:
             return CONFIRM, confidence
         return REJECT, confidence
+
+    def _best_complete_phrase(self, depth: int = 20) -> str:
+        """The first n-best entry of the last grammar decoding that is a whole phrase, or ""."""
+        for i, entry in enumerate(self._decoder.nbest() or ()):
+            if i >= depth or entry is None:
+                break
+            text = " ".join(entry.hypstr.split())
+            if text in self.phrases:
+                return text
+        return ""
 
     def _decode(self, search: str, pcm: bytes):
         d = self._decoder

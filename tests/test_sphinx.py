@@ -1,0 +1,90 @@
+"""PocketSphinx backend on real synthesized speech (espeak-ng clips with a noise floor)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.speech_clips import VOICES, game_vocabulary, join, noise_burst, synthesize_pcm
+from voice.audio import chunk_array
+from voice.recognition import ACCEPT, CONFIRM, REJECT, RecognizerError
+from voice.segmenter import Segmenter
+from voice.sphinx_backend import SphinxRecognizer
+
+HAND = ("seven", "ten", "king")
+
+
+@pytest.fixture(scope="module")
+def rec():
+    r = SphinxRecognizer()
+    r.set_vocabulary(game_vocabulary(HAND))
+    return r
+
+
+@pytest.mark.parametrize("command,voice", [
+    ("seven", VOICES[0]), ("play the king", VOICES[1]), ("ten minus", VOICES[0]),
+    ("whose turn", VOICES[2]), ("my cards", VOICES[3]), ("play seven", VOICES[2]),
+])
+def test_hears_in_game_commands(rec, command, voice):
+    hyp = rec.recognize(synthesize_pcm(command, voice=voice[0], speed=voice[1]).tobytes())
+    assert hyp.text == command
+    assert hyp.verdict in (ACCEPT, CONFIRM)
+    assert hyp.text in rec.phrases and 0.0 < hyp.confidence <= 1.0
+
+
+@pytest.mark.parametrize("text", ["what is the weather", "hello there", "pass the salt",
+                                  "good morning", "michael", "turn off the light"])
+def test_off_topic_speech_never_becomes_an_accepted_move(rec, text):
+    hyp = rec.recognize(synthesize_pcm(text).tobytes())
+    assert hyp.verdict != ACCEPT
+    assert hyp.text == "" or hyp.text in rec.phrases   # never a half path like "play the"
+
+
+@pytest.mark.parametrize("kind", ["cough", "click", "hum"])
+def test_noises_are_rejected(rec, kind):
+    assert rec.recognize(noise_burst(kind).tobytes()).verdict == REJECT
+
+
+def test_streamed_feed_equals_whole_utterance(rec):
+    pcm = synthesize_pcm("play the seven")
+    rec.begin()
+    for chunk in chunk_array(pcm, chunk_ms=30):
+        rec.feed(chunk.tobytes())
+    assert rec.end().text == "play the seven"
+
+
+def test_segmented_stream_through_the_recognizer(rec):
+    said = ["king", "whose turn", "ten plus"]
+    stream = join([synthesize_pcm(t) for t in said], gap_s=0.8)
+    heard = [rec.recognize(u.tobytes()).text for u in Segmenter().segment(chunk_array(stream))]
+    assert heard == said
+
+
+def test_vocabulary_change_switches_grammar_and_reuses_it(rec):
+    pcm = synthesize_pcm("queen")
+    rec.set_vocabulary(game_vocabulary(("queen", "two", "ace")))
+    assert rec.recognize(pcm.tobytes()).text == "queen"
+    rec.set_vocabulary(game_vocabulary(HAND))
+    assert rec.recognize(pcm.tobytes()).text != "queen"     # not sayable now
+    searches = len(rec._searches)
+    rec.set_vocabulary(game_vocabulary(("queen", "two", "ace")))
+    assert len(rec._searches) == searches                   # cached, not rebuilt
+    rec.set_vocabulary(game_vocabulary(HAND))
+
+
+def test_words_outside_the_dictionary_are_skipped_with_a_warning():
+    r = SphinxRecognizer()
+    with pytest.warns(UserWarning, match="xqzzy"):
+        r.set_vocabulary(["seven", "play xqzzy"])
+    assert r.phrases == ("seven",) and r.skipped == ("play xqzzy",)
+    with pytest.raises(RecognizerError, match="None of the phrases"):
+        r.set_vocabulary(["xqzzy", "flurbo xqzzy"])
+
+
+def test_bad_input_gives_clear_errors_or_empty_readings(tmp_path):
+    r = SphinxRecognizer()
+    with pytest.raises(RecognizerError, match="No vocabulary"):
+        r.recognize(synthesize_pcm("seven").tobytes())
+    r.set_vocabulary(["seven"])
+    assert r.recognize(b"").verdict == REJECT
+    assert r.recognize(b"\x00\x01" * 100).text == ""
+    with pytest.raises(RecognizerError, match="missing"):
+        SphinxRecognizer(model_dir=str(tmp_path))
