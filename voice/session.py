@@ -231,7 +231,7 @@ class Session:
             self.say([p.say("answers.paused")], remember=False)
         elif name in ("yes", "no", "undo"):
             self.reject(seat, heard, "nothing_to_answer", p.say("dialog.sorry"))
-        elif name in self.talk.commands:
+        elif name in self.talk.commands or name in getattr(self.talk, "aliases", {}):
             self.say([self.talk.answer(name, self.state, seat)], remember=name != "help")
         else:  # another game's command ("trump" in Ninety-Nine)
             self.reject(seat, heard, "not_understood",

@@ -55,6 +55,7 @@ def moves_from_commands(grammar: Grammar) -> None:
 class SixtySixTalk:
     game = ss
     commands = COMMANDS
+    aliases = ALIASES
 
     def __init__(self, grammar: Grammar, phrases: Phrasebook, strict_memory: bool = False) -> None:
         self.grammar = grammar
