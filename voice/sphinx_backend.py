@@ -6,16 +6,17 @@ Each utterance is decoded twice, reusing one decoder with two searches:
 
 A grammar always finds *some* phrase and PocketSphinx reports confidence 1.0 for it, so the
 verdict comes from features that compare the two decodings (see ``_features``):
-- unfinished paths ("play the", "nine of") are rejected outright;
+- unfinished paths ("play the", "nine of") are never returned: the best whole phrase of the
+  n-best list is taken instead and can at most be CONFIRMed; with none, REJECT;
 - ``gpf``: the grammar path's log score per frame (how well the phrase fits the audio);
 - ``silsp`` ("silence swallowing"): the share of frames the phone loop calls speech that the
   grammar labels silence or filler: off-topic words the grammar cannot place vanish there;
 - ``phone_err``: edit distance between the phones the loop heard under the phrase and the
   phrase's dictionary pronunciation, per phone.
 A steady sound (a hum) is rejected by its flat level.  The features are combined into one
-score (``SCORE_WEIGHTS``) compared with two thresholds calibrated
-on synthesized commands against off-topic speech (``bench/recognition.py`` prints the
-figures; the FSDD recordings are never used for calibration).
+score (``SCORE_WEIGHTS``) compared with thresholds calibrated on synthesized commands against
+off-topic speech (``bench/recognition.py`` prints the figures on held-out phrases and on the
+FSDD recordings, which were never used for calibration).
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ ACCEPT_STRICT = -3.3
 ACCEPT_LENIENT = -4.75
 CONFIRM_AT = -5.17        # 97% of right commands score above: below it, "say that again"
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
-_MAX_SEARCHES = 8   # grammars kept ready: a game cycles through a few vocabularies
+_MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
 
 
 class SphinxRecognizer(Recognizer):
