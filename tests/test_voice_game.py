@@ -29,12 +29,15 @@ def clips(tmp_path: Path, phrases):
 
 def test_a_two_player_game_by_voice_through_the_session_loop(tmp_path):
     events = tmp_path / "events.jsonl"
+    # After each move a "yes" answers the recognizer's confirmation, if it asked one (a
+    # "yes" with nothing to confirm is refused and changes nothing); after the off-topic
+    # phrase a "no" turns down whatever move it might have been taken for.
     spoken = [
-        "play the ten",          # Ann: only plus is legal at 0 -> 10
-        "what is the weather",   # off-topic: must not become a move
-        "play the king",         # Bob: 20
-        "play the three",        # Ann: 23
-        "ten plus",              # Bob: 33 -> Ann loses her only life, Bob wins
+        "play the ten", "yes",          # Ann: only plus is legal at 0 -> 10
+        "what is the weather", "no",    # off-topic: must not become a move
+        "play the king", "yes",         # Bob: 20
+        "play the three", "yes",        # Ann: 23
+        "ten plus", "yes",              # Bob: 33 -> Ann loses her only life, Bob wins
     ]
     result = subprocess.run(
         [sys.executable, "-m", "voice", "play", "--players", "Ann,Bob", "--lives", "1",

@@ -104,7 +104,7 @@ class NinetyNineTalk:
         if intent.kind == "play" or intent.kind == "value":
             words = self.p.rank(intent.rank)
             if intent.value is not None:
-                words += " " + self.value_words(intent.value)
+                words += ", " + self.value_words(intent.value)
             return words[0].upper() + words[1:]
         if intent.kind == "rules":
             return f"What does a {self.p.rank(intent.rank)} do"

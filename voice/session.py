@@ -182,7 +182,8 @@ class Session:
             if intent == Intent("command", name="no"):
                 self.say([p.say("answers.cancelled")], remember=False)
                 return
-        if heard.verdict == CONFIRM and intent.kind != "command":
+        if heard.verdict == CONFIRM and intent.kind not in ("command", "rules"):
+            # only moves are confirmed: a question is harmless and cheaper to just answer
             self.pending_confirm = intent
             self.say([p.say("dialog.confirm", phrase=self.talk.phrase(intent))], remember=False)
             return
