@@ -11,9 +11,11 @@ directory keyed by every parameter, so repeated test runs do not re-synthesize.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
@@ -54,7 +56,8 @@ def synthesize(text: str, voice: str = "en-us", speed: int = 160, noise_db: floa
     if not espeak_available():
         raise SynthesisError("espeak-ng is not installed.")
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    raw = CACHE_DIR / ("%s.espeak.wav" % path.stem)
+    unique = "%s.%d.%d" % (path.stem, os.getpid(), threading.get_ident())   # parallel runs
+    raw = CACHE_DIR / ("%s.espeak.wav" % unique)
     cmd = ["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw)]
     if pitch is not None:
         cmd += ["-p", str(pitch)]
@@ -67,7 +70,7 @@ def synthesize(text: str, voice: str = "en-us", speed: int = 160, noise_db: floa
     pcm = pad_with_noise(pcm, rate, pad_s, noise_db, seed=seed)
     if snr_db is not None:
         pcm = add_noise(pcm, snr_db, rate, seed=seed + 1)
-    tmp = CACHE_DIR / ("%s.tmp" % path.stem)
+    tmp = CACHE_DIR / ("%s.tmp" % unique)
     write_wav(tmp, pcm, rate)
     tmp.replace(path)   # atomic: parallel test runs never read half a file
     return path

@@ -46,6 +46,7 @@ ACCEPT_STRICT = -3.3
 ACCEPT_LENIENT = -4.75
 CONFIRM_AT = -5.17        # 97% of right commands score above: below it, "say that again"
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
+DECODER_SETTINGS: Dict[str, object] = {}
 _MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
 
 
@@ -56,9 +57,10 @@ class SphinxRecognizer(Recognizer):
     sample_rate = 16000
 
     def __init__(self, model_dir: Optional[str] = None, dictionary: Optional[str] = None,
-                 strict: bool = True):
+                 strict: bool = True, options: Optional[Dict[str, object]] = None):
         """``strict`` (open microphone) never accepts what looks like off-topic speech;
-        ``strict=False`` suits push-to-talk, where the player asks fewer confirmations."""
+        ``strict=False`` suits push-to-talk, where the player asks fewer confirmations.
+        ``options`` are extra PocketSphinx settings (for experiments), e.g. {"cmn": "live"}."""
         self.accept_at = ACCEPT_STRICT if strict else ACCEPT_LENIENT
         self.confirm_at = CONFIRM_AT
         try:
@@ -73,7 +75,9 @@ class SphinxRecognizer(Recognizer):
             if not os.path.exists(path):
                 raise RecognizerError("The PocketSphinx English model is missing: %s not found." % path)
         try:
-            config = pocketsphinx.Config(hmm=hmm, dict=dictionary, loglevel="FATAL")
+            settings = dict(DECODER_SETTINGS, hmm=hmm, dict=dictionary, loglevel="FATAL")
+            settings.update(options or {})
+            config = pocketsphinx.Config(**settings)
             self._decoder = pocketsphinx.Decoder(config)
             self._decoder.add_allphone_file("phones", phone_lm)
         except Exception as exc:  # the library raises plain RuntimeError/ValueError on bad models
@@ -144,12 +148,13 @@ class SphinxRecognizer(Recognizer):
             self.last_features = {}
             return Hypothesis(text="", verdict=REJECT)
         text, gscore, gsegs, n_frames = self._decode(self._search, pcm)
-        fallback = False
-        if text not in self.phrases:
+        nbest = self._nbest_phrases(n_frames)
+        fallback = text not in self.phrases
+        if fallback:
             # The best path stopped inside a phrase ("play the", "whose"); a short word often
             # does that.  The best complete phrase in the n-best list may be the word said,
             # but such a reading is never trusted enough to act on without asking.
-            text, fallback = self._best_complete_phrase(), True
+            text = nbest[0][0] if nbest else ""
         _, _, psegs, _ = self._decode("phones", pcm)
         if not text:
             self.last_features = {"partial": 1.0}
@@ -157,11 +162,14 @@ class SphinxRecognizer(Recognizer):
         feats = _features(text, gscore, gsegs, psegs, n_frames, self._pronunciation)
         feats["modulation"] = _modulation(pcm, self.sample_rate)
         feats["fallback"] = float(fallback)
+        # How far ahead of the runner-up phrase the reading is (per frame); 5 when no rival.
+        feats["margin"] = min(5.0, nbest[0][1] - nbest[1][1]) if len(nbest) > 1 else 5.0
         verdict, confidence = self._verdict(feats)
         if fallback and verdict == ACCEPT:
             verdict = CONFIRM
         self.last_features = feats
         return Hypothesis(text=text, verdict=verdict, confidence=confidence,
+                          alternatives=tuple(t for t, _ in nbest if t != text),
                           free_text=_phones(psegs))
 
     def _verdict(self, feats: Dict[str, float]) -> Tuple[str, float]:
@@ -177,15 +185,17 @@ class SphinxRecognizer(Recognizer):
             return CONFIRM, confidence
         return REJECT, confidence
 
-    def _best_complete_phrase(self, depth: int = 20) -> str:
-        """The first n-best entry of the last grammar decoding that is a whole phrase, or ""."""
+    def _nbest_phrases(self, n_frames: int, depth: int = 200) -> List[Tuple[str, float]]:
+        """Distinct whole phrases of the last grammar decoding's n-best list, best first,
+        with their log scores per frame (segmentation variants of one phrase collapse)."""
+        found: "OrderedDict[str, float]" = OrderedDict()
         for i, entry in enumerate(self._decoder.nbest() or ()):
-            if i >= depth or entry is None:
+            if i >= depth or entry is None or len(found) >= 2:
                 break
             text = " ".join(entry.hypstr.split())
-            if text in self.phrases:
-                return text
-        return ""
+            if text in self.phrases and text not in found and entry.score > 0:
+                found[text] = self._logmath.log(entry.score) / n_frames
+        return list(found.items())
 
     def _decode(self, search: str, pcm: bytes):
         d = self._decoder
