@@ -7,7 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from tests.virtual_audio import frame_levels_db, virtual_audio  # noqa: F401  (fixture)
+from tests.virtual_audio import VirtualAudio, frame_levels_db
+from tests.virtual_audio import virtual_audio  # noqa: F401  (fixture)
 from voice.audio import read_wav
 from voice.earcons import NAMES, EarconError, earcon
 from voice.speaker import (MAX_RATE_WPM, MIN_RATE_WPM, Speaker, SpeakerError, render_speech,
@@ -247,3 +248,24 @@ def test_volume_scales_what_is_played(virtual_audio):
         peaks.append(int(np.abs(recording.pcm).max()))
     assert peaks[0] > 5000
     assert 0.15 < peaks[1] / peaks[0] < 0.35
+
+
+def test_output_device_lost_mid_sentence_is_reported_once():
+    log = Log()
+    with VirtualAudio() as audio:
+        speaker = log.speaker()
+        try:
+            speaker.say(LONG)
+            assert log.first_sound.wait(5.0)
+            audio.kill_daemon()                        # the headset is unplugged mid-sentence
+            assert speaker.wait_until_quiet(5.0)
+            speaker.say("Your turn.")
+            speaker.earcon("your_turn")
+            assert speaker.wait_until_quiet(1.0)
+            time.sleep(0.5)
+            assert not speaker.is_speaking.is_set()    # the microphone is not kept shut
+        finally:
+            speaker.close()
+    assert log.problems == ["The sound output stopped working. Announcements continue as text only."]
+    assert log.texts == [LONG, "Your turn."]
+    assert log.sounds == [("say", LONG)]

@@ -169,7 +169,7 @@ class VirtualAudio:
         return proc
 
     @contextmanager
-    def recorder(self, rate: int = 16000) -> Iterator["Recording"]:
+    def recorder(self, rate: int = SINK_RATE) -> Iterator["Recording"]:
         """Capture what reaches the virtual speaker (its monitor), independently of sounddevice."""
         recording = Recording(rate)
         # Into a file, not a pipe: an unread pipe fills after 2 s and parec stalls.

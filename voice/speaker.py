@@ -46,9 +46,10 @@ from voice.earcons import earcon as make_earcon
 DEFAULT_RATE_WPM = 180
 MIN_RATE_WPM, MAX_RATE_WPM, RATE_STEP_WPM = 80, 450, 25
 _BLOCK_S = 0.02          # playback block: an interrupt cuts the sound within this
-# Output buffer.  With ~35 ms (PortAudio's default on PulseAudio) a busy CPU starves the
-# stream and PulseAudio drops the late audio: ~0.7 s of a sentence went missing under load.
-_OUTPUT_LATENCY_S = 0.15
+# Output buffer: generous, because the recognizer may be decoding on the same cores (a
+# Raspberry Pi) and an underrun is a stutter mid-word; 0.1 s more before the first sound is
+# not noticed in a turn-based game.
+_OUTPUT_LATENCY_S = 0.1
 _WORKER_START_S = 15.0   # a cold start on a Raspberry Pi can take seconds
 _RENDER_TIMEOUT_S = 30.0
 
@@ -314,8 +315,8 @@ class SoundOutput:
         try:
             stream = sd.OutputStream(samplerate=rate, channels=1, dtype="int16",
                                      device=self.device, latency=_OUTPUT_LATENCY_S)
-        except (ValueError, sd.PortAudioError) as exc:
-            raise SpeakerError("The sound output could not be opened (%s)." % exc) from None
+        except (ValueError, sd.PortAudioError):
+            raise SpeakerError("The sound output %s could not be opened." % self.device_name) from None
         completed = False
         try:
             stream.start()
@@ -332,8 +333,8 @@ class SoundOutput:
                 tail = np.zeros((int(rate * (self.latency + 2 * _BLOCK_S)), 1), dtype=np.int16)
                 stream.write(tail)
                 completed = True
-        except sd.PortAudioError as exc:
-            raise SpeakerError("The sound output stopped working (%s)." % exc) from None
+        except sd.PortAudioError:   # the device went away: unplugged, or its server stopped
+            raise SpeakerError("The sound output stopped working.") from None
         finally:
             try:
                 if completed:
