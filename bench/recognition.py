@@ -32,7 +32,8 @@ from tests.speech_clips import (QUERY_PHRASES, RANK_WORDS, VOICES, game_vocabula
 from voice.audio import WavSource, noise_floor, speech_level_dbfs  # noqa: E402
 from voice.recognition import ACCEPT, CONFIRM, REJECT  # noqa: E402
 from voice.segmenter import Segmenter  # noqa: E402
-from voice.sphinx_backend import ACCEPT_LENIENT, SphinxRecognizer  # noqa: E402
+from voice.sphinx_backend import (ACCEPT_LENIENT, ACCEPT_STRICT, MIN_MODULATION_DB,  # noqa: E402
+                                  SphinxRecognizer)
 
 FSDD = Path("/work/shared/speech/fsdd-dev")
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -83,6 +84,7 @@ def fsdd(rec: SphinxRecognizer, limit: int, latencies: list, verdicts: dict) -> 
         if hyp.text == rank:
             row[0] += 1
             verdicts[hyp.verdict] += 1
+            verdicts.setdefault("scores", []).append(_acceptable_score(rec))
             row[3] += hyp.verdict == ACCEPT
         rec.set_vocabulary(DIGITS)
         row[1] += rec.recognize(utt.tobytes()).text == rank
@@ -102,8 +104,7 @@ def fsdd(rec: SphinxRecognizer, limit: int, latencies: list, verdicts: dict) -> 
     print("%-10s %6d %14s %14s %14s %14s" % ("all", n, pct(g, n), pct(a, n), pct(h, n), pct(d, n)))
 
 
-def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, verdicts: dict,
-                  lenient: dict) -> None:
+def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, verdicts: dict) -> None:
     print("\n(b) espeak-ng voices, random in-game vocabulary, one command each")
     print("%-16s %6s %9s %9s %9s" % ("voice", "clips", "clean", "20 dB", "10 dB"))
     rng = random.Random(7)
@@ -124,7 +125,7 @@ def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, verdic
                     right += 1
                     if snr is None:
                         verdicts[hyp.verdict] += 1
-                        lenient[ACCEPT if rec.last_features["score"] >= ACCEPT_LENIENT else "other"] += 1
+                        verdicts.setdefault("scores", []).append(_acceptable_score(rec))
             totals[snr][0] += right
             totals[snr][1] += per_voice
             cells.append(pct(right, per_voice))
@@ -132,11 +133,19 @@ def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, verdic
     print("%-16s %6d %9s %9s %9s" % ("all", totals[None][1], *(pct(*totals[s]) for s in (None, 20.0, 10.0))))
 
 
-def off_topic(rec: SphinxRecognizer, strict_rec_lenient_at: float) -> None:
+def _acceptable_score(rec: SphinxRecognizer) -> float:
+    """The score a threshold is compared with, or -inf when the reading can never be
+    accepted (no phrase, an n-best fallback, a steady non-speech sound)."""
+    f = rec.last_features
+    if "score" not in f or f.get("fallback") or f.get("modulation", 0.0) < MIN_MODULATION_DB:
+        return float("-inf")
+    return f["score"]
+
+
+def off_topic(rec: SphinxRecognizer, scores: list) -> None:
     print("\n(c) off-topic speech and noises, random in-game vocabulary (held-out phrases)")
     rng = random.Random(5)
     counts = defaultdict(int)
-    lenient_accepts = 0
     examples = []
     items = [(t, v, s) for t in OFF_TOPIC for v, s in VOICES[:4]]
     items += [(kind, None, None) for kind in ("cough", "click", "hum") for _ in range(4)]
@@ -146,17 +155,15 @@ def off_topic(rec: SphinxRecognizer, strict_rec_lenient_at: float) -> None:
                else noise_burst(text, seed=k))
         hyp = rec.recognize(pcm.tobytes())
         counts[hyp.verdict] += 1
+        scores.append(_acceptable_score(rec))
         if hyp.verdict == ACCEPT:
             examples.append("%r -> %r (%s)" % (text, hyp.text, voice))
-        score = rec.last_features.get("score")
-        if hyp.text and score is not None and score >= strict_rec_lenient_at and \
-                rec.last_features.get("modulation", 0) >= 2.5:
-            lenient_accepts += 1
     n = len(items)
     print("utterances %d: ACCEPTed as a move %d (%s), CONFIRM %d (%s), REJECT %d (%s)" % (
         n, counts[ACCEPT], pct(counts[ACCEPT], n), counts[CONFIRM], pct(counts[CONFIRM], n),
         counts[REJECT], pct(counts[REJECT], n)))
-    print("with the lenient (push-to-talk) threshold: ACCEPTed %d (%s)" % (lenient_accepts, pct(lenient_accepts, n)))
+    lenient = sum(x >= ACCEPT_LENIENT for x in scores)
+    print("with the lenient (push-to-talk) threshold: ACCEPTed %d (%s)" % (lenient, pct(lenient, n)))
     for e in examples:
         print("  accepted:", e)
 
@@ -168,16 +175,22 @@ def main() -> None:
     warnings.simplefilter("ignore")
     rec = SphinxRecognizer()
     lat_fsdd, lat_espeak = [], []
-    v_fsdd, v_espeak, lenient = defaultdict(int), defaultdict(int), defaultdict(int)
+    v_fsdd, v_espeak = defaultdict(int), defaultdict(int)
     fsdd(rec, 120 if args.quick else 0, lat_fsdd, v_fsdd)
-    espeak_voices(rec, 10 if args.quick else 30, lat_espeak, v_espeak, lenient)
-    off_topic(rec, ACCEPT_LENIENT)
+    espeak_voices(rec, 10 if args.quick else 30, lat_espeak, v_espeak)
+    off_scores: list = []
+    off_topic(rec, off_scores)
     print("\nverdicts on RIGHT readings (strict default = open microphone):")
     for name, v in (("FSDD", v_fsdd), ("espeak clean", v_espeak)):
-        n = sum(v.values())
+        n = v[ACCEPT] + v[CONFIRM] + v[REJECT]
         print("  %-13s accept %s  confirm %s  reject %s" % (name, pct(v[ACCEPT], n), pct(v[CONFIRM], n), pct(v[REJECT], n)))
-    n = sum(lenient.values())
-    print("  %-13s accept %s with the lenient (push-to-talk) threshold" % ("espeak clean", pct(lenient[ACCEPT], n)))
+    print("\nthreshold sweep: share ACCEPTed (the rest is confirmed or rejected)")
+    print("%10s %14s %14s %18s" % ("accept at", "FSDD right", "espeak right", "off-topic (held out)"))
+    for t in sorted({ACCEPT_STRICT, ACCEPT_LENIENT, -3.6, -3.9, -4.2, -4.5, -5.0}, reverse=True):
+        cells = [pct(sum(x >= t for x in v), len(v)) for v in
+                 (v_fsdd.get("scores", []), v_espeak.get("scores", []), off_scores)]
+        name = "%.2f%s" % (t, " strict" if t == ACCEPT_STRICT else " lenient" if t == ACCEPT_LENIENT else "")
+        print("%10s %14s %14s %18s" % (name, *cells))
     lat = np.array(lat_fsdd + lat_espeak) * 1000
     print("\n(d) decode latency, end of utterance -> hypothesis (grammar + phone loop), %d utterances:" % len(lat))
     print("  mean %.0f ms, p95 %.0f ms (the segmenter adds its %.1f s trailing silence before this)"
