@@ -70,6 +70,12 @@ def test_vocabulary_change_switches_grammar_and_reuses_it(rec):
     rec.set_vocabulary(game_vocabulary(HAND))
 
 
+def test_phrases_come_back_as_the_caller_spelled_them():
+    r = SphinxRecognizer()
+    r.set_vocabulary(["Play the Seven!", "whose turn"])
+    assert r.recognize(synthesize_pcm("play the seven").tobytes()).text == "Play the Seven!"
+
+
 def test_words_outside_the_dictionary_are_skipped_with_a_warning():
     r = SphinxRecognizer()
     with pytest.warns(UserWarning, match="xqzzy"):

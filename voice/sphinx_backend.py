@@ -46,7 +46,6 @@ ACCEPT_STRICT = -3.3
 ACCEPT_LENIENT = -4.75
 CONFIRM_AT = -5.17        # 97% of right commands score above: below it, "say that again"
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
-DECODER_SETTINGS: Dict[str, object] = {}
 _MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
 
 
@@ -58,8 +57,9 @@ class SphinxRecognizer(Recognizer):
 
     def __init__(self, model_dir: Optional[str] = None, dictionary: Optional[str] = None,
                  strict: bool = True, options: Optional[Dict[str, object]] = None):
-        """``strict`` (open microphone) never accepts what looks like off-topic speech;
-        ``strict=False`` suits push-to-talk, where the player asks fewer confirmations.
+        """``strict`` (open microphone) accepts only readings that score above every off-topic
+        utterance of the calibration set; ``strict=False`` suits push-to-talk, where the
+        player means to speak and fewer confirmations are asked.
         ``options`` are extra PocketSphinx settings (for experiments), e.g. {"cmn": "live"}."""
         self.accept_at = ACCEPT_STRICT if strict else ACCEPT_LENIENT
         self.confirm_at = CONFIRM_AT
@@ -75,7 +75,7 @@ class SphinxRecognizer(Recognizer):
             if not os.path.exists(path):
                 raise RecognizerError("The PocketSphinx English model is missing: %s not found." % path)
         try:
-            settings = dict(DECODER_SETTINGS, hmm=hmm, dict=dictionary, loglevel="FATAL")
+            settings: Dict[str, object] = dict(hmm=hmm, dict=dictionary, loglevel="FATAL")
             settings.update(options or {})
             config = pocketsphinx.Config(**settings)
             self._decoder = pocketsphinx.Decoder(config)
@@ -86,8 +86,10 @@ class SphinxRecognizer(Recognizer):
         self._searches: "OrderedDict[str, None]" = OrderedDict()
         self._search = ""
         self.phrases: Tuple[str, ...] = ()
+        self._normalized: frozenset = frozenset()
         self.skipped: Tuple[str, ...] = ()
         self._pron: Dict[str, List[str]] = {}
+        self._original: Dict[str, str] = {}   # normalized phrase -> the caller's spelling
         self._buffer = bytearray()
         self.last_features: Dict[str, float] = {}
 
@@ -96,10 +98,12 @@ class SphinxRecognizer(Recognizer):
     def set_vocabulary(self, phrases: Sequence[str]) -> None:
         """Phrases that can be said now.  Phrases with words the dictionary lacks are skipped
         with a warning (listed in ``self.skipped``); none usable raises RecognizerError."""
-        usable, skipped = [], []
-        for phrase in dict.fromkeys(_normalize(p) for p in phrases):
-            if not phrase:
+        usable, skipped, original = [], [], {}
+        for given in phrases:
+            phrase = _normalize(given)
+            if not phrase or phrase in original:
                 continue
+            original[phrase] = given
             words = phrase.split()
             if all(self._pronunciation(w) for w in words):
                 usable.append(phrase)
@@ -112,7 +116,10 @@ class SphinxRecognizer(Recognizer):
             missing = sorted({w for p in skipped for w in p.split() if not self._pronunciation(w)})
             warnings.warn("PocketSphinx cannot hear %s: not in its dictionary (skipped %s)."
                           % (", ".join(missing), ", ".join(repr(p) for p in skipped)))
-        self.phrases, self.skipped = tuple(usable), tuple(skipped)
+        self.phrases = tuple(original[p] for p in usable)     # as the caller spelled them
+        self.skipped = tuple(original[p] for p in skipped)
+        self._normalized = frozenset(usable)
+        self._original = original
         key = "g" + hashlib.sha1("\n".join(sorted(usable)).encode("utf-8")).hexdigest()[:16]
         if key in self._searches:
             self._searches.move_to_end(key)
@@ -149,7 +156,7 @@ class SphinxRecognizer(Recognizer):
             return Hypothesis(text="", verdict=REJECT)
         text, gscore, gsegs, n_frames = self._decode(self._search, pcm)
         nbest = self._nbest_phrases(n_frames)
-        fallback = text not in self.phrases
+        fallback = text not in self._normalized
         if fallback:
             # The best path stopped inside a phrase ("play the", "whose"); a short word often
             # does that.  The best complete phrase in the n-best list may be the word said,
@@ -168,8 +175,8 @@ class SphinxRecognizer(Recognizer):
         if fallback and verdict == ACCEPT:
             verdict = CONFIRM
         self.last_features = feats
-        return Hypothesis(text=text, verdict=verdict, confidence=confidence,
-                          alternatives=tuple(t for t, _ in nbest if t != text),
+        return Hypothesis(text=self._original[text], verdict=verdict, confidence=confidence,
+                          alternatives=tuple(self._original[t] for t, _ in nbest if t != text),
                           free_text=_phones(psegs))
 
     def _verdict(self, feats: Dict[str, float]) -> Tuple[str, float]:
@@ -193,7 +200,7 @@ class SphinxRecognizer(Recognizer):
             if i >= depth or entry is None or len(found) >= 2:
                 break
             text = " ".join(entry.hypstr.split())
-            if text in self.phrases and text not in found and entry.score > 0:
+            if text in self._normalized and text not in found and entry.score > 0:
                 found[text] = self._logmath.log(entry.score) / n_frames
         return list(found.items())
 
