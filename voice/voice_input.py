@@ -14,7 +14,7 @@ def open_voice_input(recognizer: Recognizer, speaker, push_to_talk: bool = False
     itself; the "listening" earcon tells the player when to speak.
     """
     from .microphone import MicrophoneSource
-    source = MicrophoneSource(rate=recognizer.sample_rate, speaking=speaker.is_speaking.is_set)
+    source = MicrophoneSource(rate=recognizer.sample_rate, mute_while=speaker)
     segmenter = Segmenter(rate=recognizer.sample_rate, trailing_silence_s=trailing_silence_s,
                           hands_free=not push_to_talk)
     return VoiceListener(source, segmenter, recognizer, push_to_talk=push_to_talk,

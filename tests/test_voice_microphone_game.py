@@ -1,0 +1,77 @@
+"""A game played hands-free through a real (virtual) microphone: synthesized speech is played
+into a PulseAudio null sink, the program captures its monitor with sounddevice, cuts
+utterances, recognizes them with PocketSphinx and plays the moves."""
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from speech_clips import espeak_available, synthesize
+from virtual_audio import virtual_audio  # noqa: F401  (the fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+DECK = "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D"
+
+pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+
+
+class Game:
+    """The running program, its printed lines read in a thread."""
+
+    def __init__(self, args, env):
+        self.proc = subprocess.Popen([sys.executable, "-m", "voice", "play", *args], cwd=ROOT,
+                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, *needles, timeout=40.0):
+        """The first printed line containing one of ``needles``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if any(n in line for n in needles):
+                return line
+        raise AssertionError(f"none of {needles} was printed; printed: {self.seen}")
+
+
+def test_a_game_by_live_microphone(virtual_audio, tmp_path):  # noqa: F811
+    events = tmp_path / "events.jsonl"
+    game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
+                 "--input", "voice", "--backend", "sphinx", "--mute",
+                 "--events", str(events)], virtual_audio.client_env())
+    try:
+        game.wait_for("Ann, your turn.")
+        time.sleep(1.0)  # the segmenter learns the room's noise floor
+        for phrase, total in [("play the ten", "Total 10."), ("play the king", "Total 20."),
+                              ("play the three", "Total 23."), ("ten plus", "Total 33.")]:
+            virtual_audio.play_wav(synthesize(phrase))
+            line = game.wait_for(total, "?")
+            if line.endswith("?"):  # "Ten, plus 10?": the recognizer was not sure, say yes
+                virtual_audio.play_wav(synthesize("yes"))
+                game.wait_for(total)
+        game.wait_for("Game over. Bob wins the game!")
+        assert game.proc.wait(timeout=30) == 0
+    finally:
+        if game.proc.poll() is None:
+            game.proc.kill()
+    log = [json.loads(line) for line in events.read_text().splitlines()]
+    plays = [(e["player"], e["card"], e["total"]) for e in log if e["type"] == "play"]
+    assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23), ("Bob", "10H", 33)]
+    assert log[-1] == {"type": "game_over", "winner": "Bob"}
