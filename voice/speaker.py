@@ -465,21 +465,24 @@ class Speaker:
 
         Raises SpeakerError (one sentence) when no voice fits; the voice stays as it was.
         """
-        if self._tts is None:
+        tts = self._tts   # the speech thread may drop a dead engine at any moment
+        if tts is None:
             self.voice = voice
             return voice
-        self.voice = self._tts.find_voice(voice)
+        self.voice = tts.find_voice(voice)
         return self.voice
 
     def voices(self) -> List[Tuple[str, List[str]]]:
         """The installed voices as (id, languages); empty when speech is not available."""
-        return self._tts.voices() if self._tts is not None else []
+        tts = self._tts
+        return tts.voices() if tts is not None else []
 
     def render(self, text: str) -> Tuple[np.ndarray, int]:
         """Synthesize ``text`` with the current rate and voice without playing it."""
-        if self._tts is None:
+        tts = self._tts
+        if tts is None:
             raise SpeakerError("Speech synthesis is not available.")
-        return self._tts.render(text, self.rate_wpm, self.voice)
+        return tts.render(text, self.rate_wpm, self.voice)
 
     def close(self) -> None:
         """Stop speaking, end the worker thread and process; safe to call twice."""
