@@ -269,3 +269,23 @@ def test_output_device_lost_mid_sentence_is_reported_once():
     assert log.problems == ["The sound output stopped working. Announcements continue as text only."]
     assert log.texts == [LONG, "Your turn."]
     assert log.sounds == [("say", LONG)]
+
+
+def test_hold_off_is_longer_after_a_voice_than_after_a_beep(virtual_audio):
+    speaker = Speaker(on_problem=pytest.fail, holdoff_s=0.4)
+
+    def hold_off_after(queue_sound) -> float:
+        queue_sound()
+        assert speaker.wait_until_quiet(10.0)
+        quiet_at = time.perf_counter()
+        while speaker.is_speaking.is_set():
+            time.sleep(0.005)
+        return time.perf_counter() - quiet_at
+
+    try:
+        after_voice = hold_off_after(lambda: speaker.say("Seven."))
+        after_beep = hold_off_after(lambda: speaker.earcon("listening"))
+    finally:
+        speaker.close()
+    assert 0.35 < after_voice < 0.8
+    assert 0.05 < after_beep < 0.3

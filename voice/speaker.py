@@ -20,7 +20,9 @@ How it works, and why:
 * Every announcement is also given to ``on_text`` as one plain line, at once, so a screen
   reader or a log shows it even when no sound can be made.
 * ``is_speaking`` is set from the moment something audible is queued until ``holdoff_s``
-  after the last sound ends; the microphone drops its input meanwhile.
+  after the last sound ends (the room's echo of a voice), or a shorter hold-off after an
+  earcon (a "listening" beep is followed at once by the player's words); the microphone
+  drops its input meanwhile.
 * When synthesis or sound output cannot work, the speaker says so once (one sentence to
   ``on_problem``, stderr by default) and carries on as text only.  Never a traceback.
 """
@@ -50,6 +52,7 @@ _BLOCK_S = 0.02          # playback block: an interrupt cuts the sound within th
 # Raspberry Pi) and an underrun is a stutter mid-word; 0.1 s more before the first sound is
 # not noticed in a turn-based game.
 _OUTPUT_LATENCY_S = 0.1
+_EARCON_HOLDOFF_S = 0.1
 _WORKER_START_S = 15.0   # a cold start on a Raspberry Pi can take seconds
 _RENDER_TIMEOUT_S = 30.0
 
@@ -378,6 +381,7 @@ class Speaker:
         self.on_text = on_text if on_text is not None else (print_line if muted else None)
         self.on_problem = on_problem or _print_problem
         self.holdoff_s = float(holdoff_s)
+        self._holdoff_now = self.holdoff_s   # for the sound that played last
         self.is_speaking = threading.Event()
         self.rate_wpm = _clamp_rate(rate_wpm)
         self.volume = min(1.0, max(0.0, float(volume)))
@@ -548,7 +552,7 @@ class Speaker:
     def _run(self) -> None:
         while True:
             try:
-                item = self._queue.get(timeout=self.holdoff_s if self.is_speaking.is_set() else None)
+                item = self._queue.get(timeout=self._holdoff_now if self.is_speaking.is_set() else None)
             except queue.Empty:
                 with self._lock:   # quiet for a whole hold-off: the microphone may listen again
                     if self._pending == 0:
@@ -556,6 +560,8 @@ class Speaker:
                 continue
             if item is None:
                 return
+            self._holdoff_now = (min(self.holdoff_s, _EARCON_HOLDOFF_S) if item.kind == "earcon"
+                                 else self.holdoff_s)
             try:
                 self._play_item(item)
             except Exception as exc:   # never let the speech thread die with a traceback
