@@ -36,6 +36,7 @@ from voice.sphinx_backend import (ACCEPT_LENIENT, ACCEPT_STRICT, MIN_MODULATION_
                                   SphinxRecognizer)
 
 FSDD = Path("/work/shared/speech/fsdd-dev")
+QUERIES = ("whose turn", "my cards", "total", "score", "repeat", "help")
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 # Held out: none of these phrases was used to calibrate the rejection thresholds.
 OFF_TOPIC = ("could you turn on the radio", "my name is peter", "where is the remote",
@@ -68,7 +69,7 @@ def fsdd(rec: SphinxRecognizer, limit: int, latencies: list, verdicts: dict) -> 
         files = files[::max(1, len(files) // limit)]
     rng = random.Random(99)
     seg = Segmenter()
-    by_speaker = defaultdict(lambda: [0, 0, 0, 0, 0])   # game, digits, total, accepted, hand
+    by_speaker = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # game, digits, n, accepted, hand, +queries
     for i, path in enumerate(files):
         digit, speaker = int(path.name.split("_")[0]), path.name.split("_")[1]
         rank = DIGITS[digit]
@@ -90,18 +91,21 @@ def fsdd(rec: SphinxRecognizer, limit: int, latencies: list, verdicts: dict) -> 
         row[1] += rec.recognize(utt.tobytes()).text == rank
         rec.set_vocabulary([rank] + others)
         row[4] += rec.recognize(utt.tobytes()).text == rank
+        rec.set_vocabulary([rank] + others + list(QUERIES))
+        row[5] += rec.recognize(utt.tobytes()).text == rank
     print("\n(a) FSDD real speech, words two..nine, 8 kHz -> 16 kHz, noise floor, segmenter")
     print("in-game vocab = the 3 ranks, 'play (the) <rank>', values, queries, yes/no (%d-%d phrases)"
           % (len(game_vocabulary(["two", "three", "four"])), len(game_vocabulary(["ten", "ace", "two"]))))
-    print("%-10s %6s %14s %14s %14s %14s" % ("speaker", "clips", "in-game vocab", "and accepted",
-                                             "3 rank words", "ten digits"))
-    tot = [0, 0, 0, 0, 0]
+    print("ranks+queries = the 3 rank words and %s" % ", ".join(QUERIES))
+    print("%-9s %5s %13s %13s %14s %12s %11s" % ("speaker", "clips", "in-game vocab", "and accepted",
+                                                 "ranks+queries", "3 rank words", "ten digits"))
+    tot = [0] * 6
     for speaker in sorted(by_speaker):
-        g, d, n, a, h = by_speaker[speaker]
-        tot = [x + y for x, y in zip(tot, (g, d, n, a, h))]
-        print("%-10s %6d %14s %14s %14s %14s" % (speaker, n, pct(g, n), pct(a, n), pct(h, n), pct(d, n)))
-    g, d, n, a, h = tot
-    print("%-10s %6d %14s %14s %14s %14s" % ("all", n, pct(g, n), pct(a, n), pct(h, n), pct(d, n)))
+        g, d, n, a, h, q = by_speaker[speaker]
+        tot = [x + y for x, y in zip(tot, by_speaker[speaker])]
+        print("%-9s %5d %13s %13s %14s %12s %11s" % (speaker, n, pct(g, n), pct(a, n), pct(q, n), pct(h, n), pct(d, n)))
+    g, d, n, a, h, q = tot
+    print("%-9s %5d %13s %13s %14s %12s %11s" % ("all", n, pct(g, n), pct(a, n), pct(q, n), pct(h, n), pct(d, n)))
 
 
 def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, verdicts: dict) -> None:
