@@ -17,6 +17,7 @@ PortAudio is re-initialized so it sees the device; ``stop()`` undoes both.
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -79,7 +80,8 @@ class VirtualAudio:
         # daemon only warns.  The null sink is the one and only (so default) sink.
         self._daemon = subprocess.Popen(
             ["pulseaudio", "--daemonize=no", "--system=false", "--exit-idle-time=-1",
-             "--use-pid-file=no", "--disallow-exit", "-n", "--log-target=stderr",
+             "--use-pid-file=no", "--disallow-exit", "--disable-shm", "-n",
+             "--log-target=stderr",
              "--log-level=error",
              "--load=module-native-protocol-unix",
              "--load=module-null-sink sink_name=%s rate=%d channels=1 "
@@ -100,6 +102,7 @@ class VirtualAudio:
              "--channels=1", "--latency-msec=20", "--device=" + SINK, "/dev/zero"],
             env=self.client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
+        self._wait_until_ticking()
         os.environ["PULSE_SERVER"] = self.server
         os.environ["PULSE_RUNTIME_PATH"] = str(self.runtime)
         refresh_portaudio()
@@ -108,6 +111,20 @@ class VirtualAudio:
             raise VirtualAudioUnavailable(
                 "PortAudio does not see the PulseAudio device; ALSA's pulse plugin "
                 "(apt package libasound2-plugins) is missing.")
+
+    def _wait_until_ticking(self) -> None:
+        """Wait for the sink's first low-latency block: until then (up to 2 s after the
+        daemon starts) the first stream played or recorded would stall."""
+        probe = subprocess.Popen(["parec", "--raw", "--latency-msec=10",
+                                  "--device=%s.monitor" % SINK],
+                                 env=self.client_env(), stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL)
+        try:
+            if not select.select([probe.stdout], [], [], _START_TIMEOUT_S)[0]:
+                raise VirtualAudioUnavailable("The virtual sound card delivers no audio.")
+        finally:
+            probe.kill()
+            probe.communicate()
 
     def stop(self) -> None:
         """Stop the daemon, restore the environment, let PortAudio forget the device."""
