@@ -15,7 +15,8 @@ from voice.speaker import (MAX_RATE_WPM, MIN_RATE_WPM, Speaker, SpeakerError, re
                            render_to_wav)
 
 LONG = ("North plays the queen of hearts. The total is ninety one. "
-        "East plays the seven of clubs. The total is ninety eight.")
+        "East plays the seven of clubs. The total is ninety eight.")   # about 7 s
+MEDIUM = "North plays the queen of hearts. The total is ninety one."   # about 3.5 s
 
 
 class Log:
@@ -145,7 +146,7 @@ def test_say_returns_at_once_and_speech_reaches_the_device(virtual_audio):
         with virtual_audio.recorder() as recording:
             time.sleep(0.2)
             start = time.perf_counter()
-            speaker.say(LONG)
+            speaker.say(MEDIUM)
             said_in = time.perf_counter() - start
             assert speaker.is_speaking.is_set()        # set before the first sound
             assert not speaker.wait_until_quiet(0.5)   # still speaking: say() did not block
@@ -157,12 +158,12 @@ def test_say_returns_at_once_and_speech_reaches_the_device(virtual_audio):
     finally:
         speaker.close()
     assert said_in < 0.05
-    assert spoken_in > 4.0                             # the sentence really played, in real time
+    assert spoken_in > 2.5                             # the sentence really played, in real time
     assert log.problems == []
-    assert log.texts == [LONG]
+    assert log.texts == [MEDIUM]
     assert speaker.last_start_delay is not None and speaker.last_start_delay < 0.5
     levels = frame_levels_db(recording.pcm, recording.rate)
-    assert (levels > -40).sum() * 0.02 > 3.0           # seconds of speech came out of the device
+    assert (levels > -40).sum() * 0.02 > 2.0           # seconds of speech came out of the device
 
 
 def test_queue_keeps_order_and_interrupt_drops_the_rest(virtual_audio):
