@@ -22,10 +22,9 @@ import shutil
 import subprocess
 import tempfile
 import time
-import wave
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import Iterator, Optional
 
 import numpy as np
 import pytest
@@ -227,15 +226,6 @@ def frame_levels_db(pcm: np.ndarray, rate: int, frame_s: float = 0.02) -> np.nda
     return 20.0 * np.log10(np.maximum(rms, 1e-6) / 32768.0)
 
 
-def write_wav(path, pcm: np.ndarray, rate: int) -> Path:
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(int(rate))
-        w.writeframes(np.asarray(pcm, dtype="<i2").tobytes())
-    return Path(path)
-
-
 @pytest.fixture(scope="module")
 def virtual_audio() -> Iterator[VirtualAudio]:
     """A running virtual sound card for the tests of one module."""
@@ -248,7 +238,3 @@ def virtual_audio() -> Iterator[VirtualAudio]:
     finally:
         audio.stop()
 
-
-def input_devices() -> List[str]:
-    import sounddevice as sd
-    return [d["name"] for d in sd.query_devices() if d["max_input_channels"] > 0]
