@@ -45,7 +45,7 @@ class NinetyNineTalk:
                 pending: Optional[Intent]) -> bool:
         """Whether a phrase belongs in the recognizer's vocabulary now."""
         if intent.kind == "command":
-            return intent.name in self.commands or intent.name in ("yes", "no")
+            return intent.name in self.commands
         if intent.kind == "rules":
             return True
         legal = nn.legal_actions(state) if state.turn == seat else []

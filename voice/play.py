@@ -144,10 +144,15 @@ def _listener(args: argparse.Namespace, grammar: Grammar, speaker, stack: ExitSt
             speaker.say(notice)
         listener = open_voice_input(recognizer, speaker, push_to_talk=args.push_to_talk)
         stack.callback(listener.close)
-        return listener, lambda exc: f"{exc} Play continues from the keyboard."
+        return listener, _keyboard_notice
     except Exception as exc:  # no microphone, no model: say it once, play by keyboard
-        speaker.say(f"{sentence(exc)} Play continues from the keyboard.")
+        speaker.say(_keyboard_notice(exc))
         return KeyboardListener(), None
+
+
+def _keyboard_notice(exc: Exception) -> str:
+    message = sentence(exc)
+    return message if "keyboard" in message else f"{message} Play continues from the keyboard."
 
 
 def _recognizer(args: argparse.Namespace):

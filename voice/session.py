@@ -98,9 +98,15 @@ class Session:
         self.save()
         return 0
 
+    def allowed(self, intent: Intent, seat: int) -> bool:
+        """Whether a phrase is in the vocabulary now: "yes" and "no" only answer a question
+        (fewer words to confuse), everything else as the game says."""
+        if intent.kind == "command" and intent.name in ("yes", "no"):
+            return self.pending_confirm is not None or self.pending_quit
+        return self.talk.allowed(intent, self.state, seat, self.pending_value)
+
     def listen(self, seat: int) -> Optional[Heard]:
-        vocabulary = self.grammar.vocabulary(
-            lambda intent: self.talk.allowed(intent, self.state, seat, self.pending_value))
+        vocabulary = self.grammar.vocabulary(lambda intent: self.allowed(intent, seat))
         prompt = f"{self.seats[seat].name}> "
         try:
             return self.listener.listen(vocabulary, prompt)

@@ -73,7 +73,7 @@ class SixtySixTalk:
         """Whether a phrase belongs in the recognizer's vocabulary now. Cards in hand that
         cannot be played are kept, so the player hears why ("you must follow suit")."""
         if intent.kind == "command":
-            return intent.name in self.commands or intent.name in ("yes", "no")
+            return intent.name in self.commands
         if intent.kind == "rules":
             return intent.rank in ss.RANKS
         hand = state.hands[seat]
