@@ -1,16 +1,25 @@
 """Recognition benchmark for the PocketSphinx backend: prints tables for the README.
 
-(a) FSDD recordings (real people, 8 kHz), words two ... nine, through the in-game vocabulary
-    (the clip's rank plus two other ranks drawn with a fixed seed, plus the query commands)
-    and through the plain ten-digit grammar, per speaker.  Audio path of a microphone:
+Every vocabulary is the real in-game one, built as the session builds it on a Ninety-Nine
+turn (``Grammar.vocabulary`` filtered by ``NinetyNineTalk.allowed`` for a dealt hand of three
+ranks at a random total; yes/no only while a question waits, so not here).
+
+A reading is right when it means what was said (same intent: "the seven" for "seven").
+
+(a) FSDD recordings (real people, 8 kHz), words two ... nine, per speaker, through the
+    in-game vocabulary of a hand holding the clip's rank (and, for comparison, through the
+    three rank words alone and the ten digits).  Audio path of a microphone:
     WAV -> resample to 16 kHz -> noise floor around the word -> segmenter -> recognizer.
+    FSDD is never used for calibration: it is the benchmark.
 (b) espeak-ng voices, clean and with white noise at 20 dB and 10 dB SNR.
 (c) off-topic phrases (a list never used for calibration): how many became ACCEPTed moves,
     and how many right commands were sent to a confirmation.
 (d) decode latency from the end of the utterance to the hypothesis.
 
-    python3 bench/recognition.py            # everything (about 5 minutes on 2 cores)
-    python3 bench/recognition.py --quick    # a smaller sample
+    python3 bench/recognition.py              # everything (several minutes on 2 cores)
+    python3 bench/recognition.py --quick      # a smaller sample
+    python3 bench/recognition.py --calibrate  # fit the verdict thresholds (espeak-ng clips
+                                              # against CALIBRATION_OFF_TOPIC only)
 """
 from __future__ import annotations
 
@@ -20,6 +29,7 @@ import sys
 import time
 import warnings
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,23 +37,77 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from tests.speech_clips import (QUERY_PHRASES, RANK_WORDS, VOICES, game_vocabulary,  # noqa: E402
-                                noise_burst, synthesize_pcm)
+from engine import ninety_nine as nn  # noqa: E402
+from tests.speech_clips import RANK_WORDS, VOICES, noise_burst, synthesize_pcm  # noqa: E402
 from voice.audio import WavSource, noise_floor, speech_level_dbfs  # noqa: E402
 from voice.recognition import ACCEPT, CONFIRM, REJECT  # noqa: E402
+from voice.ninety_nine_talk import NinetyNineTalk  # noqa: E402
+from voice.phrasebook import Phrasebook  # noqa: E402
 from voice.segmenter import Segmenter  # noqa: E402
-from voice.sphinx_backend import (ACCEPT_LENIENT, ACCEPT_STRICT, MIN_MODULATION_DB,  # noqa: E402
-                                  SphinxRecognizer)
+from voice.understanding import Grammar  # noqa: E402
+from voice.sphinx_backend import SphinxRecognizer  # noqa: E402
 
-FSDD = Path("/work/shared/speech/fsdd-dev")
-QUERIES = ("whose turn", "my cards", "total", "score", "repeat", "help")
+def _fsdd_dir() -> Path:
+    """CI places shared/ beside the clone; on the development machine it is /work/shared."""
+    for base in (ROOT.parent / "shared", Path("/work/shared")):
+        if (base / "speech" / "fsdd-dev").is_dir():
+            return base / "speech" / "fsdd-dev"
+    return ROOT.parent / "shared" / "speech" / "fsdd-dev"
+
+
+FSDD = _fsdd_dir()
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+RANK_CODES = dict(zip(RANK_WORDS, ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")))
+GRAMMAR = Grammar.load("en")
+TALK = NinetyNineTalk(GRAMMAR, Phrasebook.load("en"))
 # Held out: none of these phrases was used to calibrate the rejection thresholds.
 OFF_TOPIC = ("could you turn on the radio", "my name is peter", "where is the remote",
              "i need a coffee", "it is cold in here", "catherine", "anthony", "see you later",
              "what time is it", "the dog wants to go out", "do you want some tea",
              "that was a good movie", "mark", "hang on", "excuse me", "let me think",
              "the phone is ringing", "who is at the door", "close the window", "daniel")
+# Calibration only (--calibrate): never reported as a result.
+CALIBRATION_OFF_TOPIC = ("what is the weather", "hello there", "pass the salt", "good morning",
+                         "michael", "turn off the light", "how are you", "i am hungry",
+                         "the cat is asleep", "open the door", "thank you very much", "sarah",
+                         "nice to meet you", "where are my keys", "it is raining", "robert",
+                         "let us go home", "bring me the book", "oh no", "well done")
+
+
+def in_game_vocabulary(hand_ranks, total: int):
+    """The recognizer's vocabulary exactly as the session builds it on the player's turn in
+    Ninety-Nine: the player holds ``hand_ranks`` (rank words) at ``total``, no question waits
+    (so no yes/no)."""
+    state = deal(hand_ranks, total)
+    seat = nn.current_player(state)
+
+    def allowed(intent):   # Session.allowed with no pending question or confirmation
+        if intent.kind == "command" and intent.name in ("yes", "no"):
+            return False
+        return TALK.allowed(intent, state, seat, None)
+    return GRAMMAR.vocabulary(allowed)
+
+
+def deal(hand_ranks, total: int):
+    suits = "SHD"
+    hand = ["%s%s" % (RANK_CODES[r], suits[i]) for i, r in enumerate(hand_ranks)]
+    other = ["%sC" % RANK_CODES[r] for r in RANK_WORDS if r not in hand_ranks][:3]
+    state = replace(nn.new_game(["You", "Bot"], seed=1, deck=hand + other), total=total)
+    assert nn.current_player(state) == 0 and sorted(state.hands[0]) == sorted(hand)
+    return state
+
+
+def random_hand(rng: random.Random, must: str = ""):
+    """Three distinct ranks (including ``must``) and a total at which ``must`` is legal."""
+    ranks = ([must] if must else []) + rng.sample([r for r in RANK_WORDS if r != must], 3 - bool(must))
+    rng.shuffle(ranks)
+    return ranks, rng.randint(0, 90)
+
+
+def same_intent(heard: str, said: str) -> bool:
+    """Right when the game would do what was said: "the seven" for "seven" is right, as is
+    "what does a two do" for "what does two do" (the session acts on the intent)."""
+    return bool(heard) and GRAMMAR.parse(heard) == GRAMMAR.parse(said)
 
 
 def pct(n, d):
@@ -63,140 +127,179 @@ def mic_path(pcm: np.ndarray, seg: Segmenter, seed: int) -> np.ndarray:
     return max(utts, key=len) if utts else stream   # nothing detected: decode the whole stream
 
 
-def fsdd(rec: SphinxRecognizer, limit: int, latencies: list, verdicts: dict) -> None:
+def fsdd(rec: SphinxRecognizer, limit: int, latencies: list, right: list) -> None:
+    if not FSDD.is_dir():
+        print("\n(a) FSDD: skipped, the recordings are not at %s" % FSDD)
+        return
     files = sorted(p for p in FSDD.glob("*.wav") if 2 <= int(p.name.split("_")[0]) <= 9)
     if limit:
         files = files[::max(1, len(files) // limit)]
     rng = random.Random(99)
     seg = Segmenter()
-    by_speaker = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # game, digits, n, accepted, hand, +queries
+    by_speaker = defaultdict(lambda: [0, 0, 0, 0, 0])  # game, accepted, rank words, digits, n
+    sizes = []
     for i, path in enumerate(files):
         digit, speaker = int(path.name.split("_")[0]), path.name.split("_")[1]
         rank = DIGITS[digit]
-        others = rng.sample([r for r in RANK_WORDS if r != rank], 2)
+        hand, total = random_hand(rng, must=rank)
+        vocab = in_game_vocabulary(hand, total)
+        sizes.append(len(vocab))
         pcm = np.concatenate(list(WavSource(path, rate=16000).chunks()))
         utt = mic_path(pcm, seg, seed=i)
-        rec.set_vocabulary(game_vocabulary([rank] + others))
+        rec.set_vocabulary(vocab)
         t0 = time.perf_counter()
         hyp = rec.recognize(utt.tobytes())
         latencies.append(time.perf_counter() - t0)
         row = by_speaker[speaker]
-        row[2] += 1
-        if hyp.text == rank:
+        row[4] += 1
+        if same_intent(hyp.text, rank):
             row[0] += 1
-            verdicts[hyp.verdict] += 1
-            verdicts.setdefault("scores", []).append(_acceptable_score(rec))
-            row[3] += hyp.verdict == ACCEPT
+            row[1] += hyp.verdict == ACCEPT
+            right.append(_reading(rec, hyp))
+        rec.set_vocabulary(hand)
+        row[2] += rec.recognize(utt.tobytes()).text == rank
         rec.set_vocabulary(DIGITS)
-        row[1] += rec.recognize(utt.tobytes()).text == rank
-        rec.set_vocabulary([rank] + others)
-        row[4] += rec.recognize(utt.tobytes()).text == rank
-        rec.set_vocabulary([rank] + others + list(QUERIES))
-        row[5] += rec.recognize(utt.tobytes()).text == rank
+        row[3] += rec.recognize(utt.tobytes()).text == rank
     print("\n(a) FSDD real speech, words two..nine, 8 kHz -> 16 kHz, noise floor, segmenter")
-    print("in-game vocab = the 3 ranks, 'play (the) <rank>', values, queries, yes/no (%d-%d phrases)"
-          % (len(game_vocabulary(["two", "three", "four"])), len(game_vocabulary(["ten", "ace", "two"]))))
-    print("ranks+queries = the 3 rank words and %s" % ", ".join(QUERIES))
-    print("%-9s %5s %13s %13s %14s %12s %11s" % ("speaker", "clips", "in-game vocab", "and accepted",
-                                                 "ranks+queries", "3 rank words", "ten digits"))
-    tot = [0] * 6
+    print("in-game vocabulary: %d-%d phrases (mean %.0f), as the session builds it for a hand "
+          "holding the clip's rank" % (min(sizes), max(sizes), np.mean(sizes)))
+    print("%-9s %5s %13s %13s %13s %11s" % ("speaker", "clips", "in-game vocab", "and accepted",
+                                            "3 rank words", "ten digits"))
+    tot = [0] * 5
     for speaker in sorted(by_speaker):
-        g, d, n, a, h, q = by_speaker[speaker]
+        g, a, h, d, n = by_speaker[speaker]
         tot = [x + y for x, y in zip(tot, by_speaker[speaker])]
-        print("%-9s %5d %13s %13s %14s %12s %11s" % (speaker, n, pct(g, n), pct(a, n), pct(q, n), pct(h, n), pct(d, n)))
-    g, d, n, a, h, q = tot
-    print("%-9s %5d %13s %13s %14s %12s %11s" % ("all", n, pct(g, n), pct(a, n), pct(q, n), pct(h, n), pct(d, n)))
+        print("%-9s %5d %13s %13s %13s %11s" % (speaker, n, pct(g, n), pct(a, n), pct(h, n), pct(d, n)))
+    g, a, h, d, n = tot
+    print("%-9s %5d %13s %13s %13s %11s" % ("all", n, pct(g, n), pct(a, n), pct(h, n), pct(d, n)))
 
 
-def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, verdicts: dict) -> None:
+def _reading(rec: SphinxRecognizer, hyp) -> dict:
+    """What a threshold sweep needs of one reading: its features and its verdict."""
+    return dict(rec.last_features, verdict=hyp.verdict, text=hyp.text)
+
+
+def espeak_commands(rng: random.Random, n: int):
+    """``n`` (vocabulary, command) pairs: a random hand and total, a phrase of its vocabulary."""
+    for _ in range(n):
+        vocab = in_game_vocabulary(*random_hand(rng))
+        yield vocab, rng.choice(vocab)
+
+
+def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, right: list,
+                  seed: int = 7) -> None:
     print("\n(b) espeak-ng voices, random in-game vocabulary, one command each")
     print("%-16s %6s %9s %9s %9s" % ("voice", "clips", "clean", "20 dB", "10 dB"))
-    rng = random.Random(7)
+    rng = random.Random(seed)
     totals = defaultdict(lambda: [0, 0])
+    wrong = []
     for voice, speed in VOICES:
         cells = []
         for snr in (None, 20.0, 10.0):
-            right = 0
-            for j in range(per_voice):
-                vocab = game_vocabulary(rng.sample(RANK_WORDS, 3))
-                cmd = rng.choice(vocab)
+            n_right = 0
+            for j, (vocab, cmd) in enumerate(espeak_commands(rng, per_voice)):
                 rec.set_vocabulary(vocab)
                 pcm = synthesize_pcm(cmd, voice=voice, speed=speed, snr_db=snr, seed=j)
                 t0 = time.perf_counter()
                 hyp = rec.recognize(pcm.tobytes())
                 latencies.append(time.perf_counter() - t0)
-                if hyp.text == cmd:
-                    right += 1
+                if same_intent(hyp.text, cmd):
+                    n_right += 1
                     if snr is None:
-                        verdicts[hyp.verdict] += 1
-                        verdicts.setdefault("scores", []).append(_acceptable_score(rec))
-            totals[snr][0] += right
+                        right.append(_reading(rec, hyp))
+                elif snr is None:
+                    wrong.append("%r -> %r (%s)" % (cmd, hyp.text, voice))
+            totals[snr][0] += n_right
             totals[snr][1] += per_voice
-            cells.append(pct(right, per_voice))
+            cells.append(pct(n_right, per_voice))
         print("%-16s %6d %9s %9s %9s" % ("%s@%d" % (voice, speed), per_voice, *cells))
     print("%-16s %6d %9s %9s %9s" % ("all", totals[None][1], *(pct(*totals[s]) for s in (None, 20.0, 10.0))))
+    for w in wrong:
+        print("  misheard (clean):", w)
 
 
-def _acceptable_score(rec: SphinxRecognizer) -> float:
-    """The score a threshold is compared with, or -inf when the reading can never be
-    accepted (no phrase, an n-best fallback, a steady non-speech sound)."""
-    f = rec.last_features
-    if "score" not in f or f.get("fallback") or f.get("modulation", 0.0) < MIN_MODULATION_DB:
-        return float("-inf")
-    return f["score"]
-
-
-def off_topic(rec: SphinxRecognizer, scores: list) -> None:
-    print("\n(c) off-topic speech and noises, random in-game vocabulary (held-out phrases)")
-    rng = random.Random(5)
+def off_topic(rec: SphinxRecognizer, phrases, readings: list, seed: int = 5, show: bool = True) -> None:
+    rng = random.Random(seed)
     counts = defaultdict(int)
     examples = []
-    items = [(t, v, s) for t in OFF_TOPIC for v, s in VOICES[:4]]
+    items = [(t, v, s) for t in phrases for v, s in VOICES[:4]]
     items += [(kind, None, None) for kind in ("cough", "click", "hum") for _ in range(4)]
     for k, (text, voice, speed) in enumerate(items):
-        rec.set_vocabulary(game_vocabulary(rng.sample(RANK_WORDS, 3)))
+        rec.set_vocabulary(in_game_vocabulary(*random_hand(rng)))
         pcm = (synthesize_pcm(text, voice=voice, speed=speed) if voice
                else noise_burst(text, seed=k))
         hyp = rec.recognize(pcm.tobytes())
         counts[hyp.verdict] += 1
-        scores.append(_acceptable_score(rec))
+        readings.append(_reading(rec, hyp))
         if hyp.verdict == ACCEPT:
             examples.append("%r -> %r (%s)" % (text, hyp.text, voice))
+    if not show:
+        return
     n = len(items)
+    print("\n(c) off-topic speech and noises, random in-game vocabulary (held-out phrases)")
     print("utterances %d: ACCEPTed as a move %d (%s), CONFIRM %d (%s), REJECT %d (%s)" % (
         n, counts[ACCEPT], pct(counts[ACCEPT], n), counts[CONFIRM], pct(counts[CONFIRM], n),
         counts[REJECT], pct(counts[REJECT], n)))
-    lenient = sum(x >= ACCEPT_LENIENT for x in scores)
-    print("with the lenient (push-to-talk) threshold: ACCEPTed %d (%s)" % (lenient, pct(lenient, n)))
+    lenient = sum(rec_judge(r, False) == ACCEPT for r in readings)
+    print("with the lenient (push-to-talk) thresholds: ACCEPTed %d (%s)" % (lenient, pct(lenient, n)))
     for e in examples:
         print("  accepted:", e)
+
+
+def verdict_table(groups) -> None:
+    print("\nverdicts on RIGHT readings and on off-topic speech, strict (open microphone) and "
+          "lenient (push-to-talk) thresholds")
+    print("%-22s %6s %9s %9s %9s %9s" % ("", "n", "accept", "confirm", "reject", "lenient acc"))
+    for name, readings in groups:
+        n = len(readings)
+        v = defaultdict(int)
+        for r in readings:
+            v[r["verdict"]] += 1
+        lenient = sum(rec_judge(r, False) == ACCEPT for r in readings)
+        print("%-22s %6d %9s %9s %9s %9s" % (name, n, pct(v[ACCEPT], n), pct(v[CONFIRM], n),
+                                             pct(v[REJECT], n), pct(lenient, n)))
+
+
+def rec_judge(features: dict, strict: bool) -> str:
+    return SphinxRecognizer.judge_features(features, strict)
+
+
+def calibrate(rec: SphinxRecognizer) -> None:
+    """Scores of right espeak-ng commands against CALIBRATION_OFF_TOPIC, by phrase length:
+    the figures the thresholds in voice/sphinx_backend.py were chosen from."""
+    right: list = []
+    espeak_voices(rec, 40, [], right, seed=1234)
+    off: list = []
+    off_topic(rec, CALIBRATION_OFF_TOPIC, off, seed=4321, show=False)
+    for words in (1, 2):
+        sel = lambda rs: [r["score"] for r in rs if "score" in r and not r.get("fallback")  # noqa: E731
+                          and min(2, len(r["text"].split())) == words]
+        good, bad = np.array(sel(right)), np.array(sel(off))
+        print("\n%s-word readings: right %d, off-topic %d; off-topic max %.2f" % (
+            "1" if words == 1 else "2+", len(good), len(bad), bad.max() if len(bad) else float("nan")))
+        for q in (50, 25, 10, 5, 3):
+            print("  %d%% of right commands score below %.2f" % (q, np.percentile(good, q)))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples")
+    ap.add_argument("--calibrate", action="store_true", help="print the calibration figures only")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     rec = SphinxRecognizer()
+    if args.calibrate:
+        calibrate(rec)
+        return
     lat_fsdd, lat_espeak = [], []
-    v_fsdd, v_espeak = defaultdict(int), defaultdict(int)
-    fsdd(rec, 120 if args.quick else 0, lat_fsdd, v_fsdd)
-    espeak_voices(rec, 10 if args.quick else 30, lat_espeak, v_espeak)
-    off_scores: list = []
-    off_topic(rec, off_scores)
-    print("\nverdicts on RIGHT readings (strict default = open microphone):")
-    for name, v in (("FSDD", v_fsdd), ("espeak clean", v_espeak)):
-        n = v[ACCEPT] + v[CONFIRM] + v[REJECT]
-        print("  %-13s accept %s  confirm %s  reject %s" % (name, pct(v[ACCEPT], n), pct(v[CONFIRM], n), pct(v[REJECT], n)))
-    print("\nthreshold sweep: share ACCEPTed (the rest is confirmed or rejected)")
-    print("%10s %14s %14s %18s" % ("accept at", "FSDD right", "espeak right", "off-topic (held out)"))
-    for t in sorted({ACCEPT_STRICT, ACCEPT_LENIENT, -3.6, -3.9, -4.2, -4.5, -5.0}, reverse=True):
-        cells = [pct(sum(x >= t for x in v), len(v)) for v in
-                 (v_fsdd.get("scores", []), v_espeak.get("scores", []), off_scores)]
-        name = "%.2f%s" % (t, " strict" if t == ACCEPT_STRICT else " lenient" if t == ACCEPT_LENIENT else "")
-        print("%10s %14s %14s %18s" % (name, *cells))
+    r_fsdd, r_espeak, r_off = [], [], []
+    fsdd(rec, 120 if args.quick else 0, lat_fsdd, r_fsdd)
+    espeak_voices(rec, 10 if args.quick else 30, lat_espeak, r_espeak)
+    off_topic(rec, OFF_TOPIC, r_off)
+    verdict_table([("FSDD right readings", r_fsdd), ("espeak right (clean)", r_espeak),
+                   ("off-topic (held out)", r_off)])
     lat = np.array(lat_fsdd + lat_espeak) * 1000
-    print("\n(d) decode latency, end of utterance -> hypothesis (grammar + phone loop), %d utterances:" % len(lat))
+    print("\n(d) decode latency, end of utterance -> hypothesis, %d utterances:" % len(lat))
     print("  mean %.0f ms, p95 %.0f ms (the segmenter adds its %.1f s trailing silence before this)"
           % (lat.mean(), np.percentile(lat, 95), Segmenter().trailing_frames / 100))
 

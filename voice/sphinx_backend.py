@@ -38,13 +38,12 @@ _FILLERS = ("<sil>", "<s>", "</s>", "[NOISE]", "+NSN+", "+SPN+", "+UM+", "+UH+",
 # in-game vocabularies against 252 off-topic phrases and noises; never on FSDD):
 #   score = 0.1 * gpf - 2.033 * silsp - 1.588 * phone_err   (logistic fit, rescaled)
 SCORE_WEIGHTS = {"gpf": 0.1, "silsp": -2.033, "phone_err": -1.588}
-# Open microphone: no calibration off-topic utterance reached ACCEPT_STRICT (max was -3.42),
-# at the price of sending about 2 in 3 right commands to a confirmation.
-ACCEPT_STRICT = -3.3
-# Push-to-talk (the player means to speak): 90% of right commands accepted; 7.5% of
-# off-topic speech would be accepted, but off-topic speech is rare with the key held.
-ACCEPT_LENIENT = -4.75
-CONFIRM_AT = -5.17        # 97% of right commands score above: below it, "say that again"
+# Thresholds on the score by the length of the phrase heard (1 word, 2 or more words):
+# (strict accept, lenient accept, confirm).  Strict (open microphone): no calibration
+# off-topic utterance reached it.  Lenient (push-to-talk, the player means to speak): about
+# 90% of right commands accepted.  Below "confirm" (about 3% of right commands): "say that
+# again".  ``python3 bench/recognition.py --calibrate`` prints the figures they come from.
+THRESHOLDS = {1: (-3.3, -4.75, -5.17), 2: (-3.3, -4.75, -5.17)}
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
 _MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
 
@@ -61,8 +60,7 @@ class SphinxRecognizer(Recognizer):
         utterance of the calibration set; ``strict=False`` suits push-to-talk, where the
         player means to speak and fewer confirmations are asked.
         ``options`` are extra PocketSphinx settings (for experiments), e.g. {"cmn": "live"}."""
-        self.accept_at = ACCEPT_STRICT if strict else ACCEPT_LENIENT
-        self.confirm_at = CONFIRM_AT
+        self.strict = strict
         try:
             import pocketsphinx
         except ImportError:
@@ -169,28 +167,35 @@ class SphinxRecognizer(Recognizer):
         feats = _features(text, gscore, gsegs, psegs, n_frames, self._pronunciation)
         feats["modulation"] = _modulation(pcm, self.sample_rate)
         feats["fallback"] = float(fallback)
+        feats["words"] = float(len(text.split()))
         # How far ahead of the runner-up phrase the reading is (per frame); 5 when no rival.
         feats["margin"] = min(5.0, nbest[0][1] - nbest[1][1]) if len(nbest) > 1 else 5.0
         verdict, confidence = self._verdict(feats)
-        if fallback and verdict == ACCEPT:
-            verdict = CONFIRM
         self.last_features = feats
         return Hypothesis(text=self._original[text], verdict=verdict, confidence=confidence,
                           alternatives=tuple(self._original[t] for t, _ in nbest if t != text),
                           free_text=_phones(psegs))
 
     def _verdict(self, feats: Dict[str, float]) -> Tuple[str, float]:
-        score = sum(SCORE_WEIGHTS[k] * feats[k] for k in SCORE_WEIGHTS)
-        feats["score"] = score
+        feats["score"] = sum(SCORE_WEIGHTS[k] * feats[k] for k in SCORE_WEIGHTS)
+        _, _, confirm_at = THRESHOLDS[min(2, int(feats["words"]))]
         # A logistic squash around the confirm threshold: 0.5 there, ~0.9 at strict accept.
-        confidence = 1.0 / (1.0 + math.exp(-(score - self.confirm_at) * 1.2))
+        confidence = 1.0 / (1.0 + math.exp(-(feats["score"] - confirm_at) * 1.2))
         if feats["modulation"] < MIN_MODULATION_DB:
-            return REJECT, min(confidence, 0.1)
-        if score >= self.accept_at:
-            return ACCEPT, confidence
-        if score >= self.confirm_at:
-            return CONFIRM, confidence
-        return REJECT, confidence
+            confidence = min(confidence, 0.1)
+        return self.judge_features(feats, self.strict), confidence
+
+    @staticmethod
+    def judge_features(feats: Dict[str, float], strict: bool = True) -> str:
+        """The verdict for an utterance's features (``last_features``) at either setting."""
+        if "score" not in feats or feats.get("modulation", 0.0) < MIN_MODULATION_DB:
+            return REJECT
+        strict_at, lenient_at, confirm_at = THRESHOLDS[min(2, int(feats["words"]))]
+        if feats["score"] >= (strict_at if strict else lenient_at) and not feats.get("fallback"):
+            return ACCEPT
+        if feats["score"] >= confirm_at:
+            return CONFIRM
+        return REJECT
 
     def _nbest_phrases(self, n_frames: int, depth: int = 200) -> List[Tuple[str, float]]:
         """Distinct whole phrases of the last grammar decoding's n-best list, best first,
