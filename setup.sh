@@ -12,9 +12,9 @@ what=${1:-setup}
 [ $# -gt 0 ] && shift
 
 apt_packages=(python3 python3-venv python3-pip espeak-ng libespeak-ng1 libportaudio2 alsa-utils)
-# The tests also need a PulseAudio daemon (virtual microphone) and sox.
+# The tests also need a PulseAudio daemon: their virtual sound card (paplay, parec, ALSA routing).
 if [ "$what" = test ] || [ "$what" = bench ]; then
-  apt_packages+=(pulseaudio sox)
+  apt_packages+=(pulseaudio pulseaudio-utils libasound2-plugins)
 fi
 
 missing=()
