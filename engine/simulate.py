@@ -94,17 +94,22 @@ def simulate(game: str, bots: List[str], games: int, seed: int,
 def play_one(names: Sequence[str], bots: Sequence[str], options: Options,
              game_seed: int) -> Tuple[str, int]:
     """One game between bots: (winner's name, number of plays)."""
-    players = [make_bot(kind, game_seed * 16 + seat) for seat, kind in enumerate(bots)]
-    state = ninety_nine.new_game(names, options, seed=game_seed)
+    return play_out(ninety_nine, names, bots, options, game_seed)
+
+
+def play_out(engine, names: Sequence[str], bots: Sequence[str], options, game_seed: int,
+             make=make_bot) -> Tuple[str, int]:
+    """Play one game of any engine module between bots made by ``make``: (winner, moves)."""
+    players = [make(kind, game_seed * 16 + seat) for seat, kind in enumerate(bots)]
+    state = engine.new_game(names, options, seed=game_seed)
     turns = 0
-    while not ninety_nine.is_over(state):
+    while not engine.is_over(state):
         if turns >= MAX_TURNS:
-            raise SimulationError(f"game seed {game_seed} did not end in {MAX_TURNS} plays")
-        seat = ninety_nine.current_player(state)
-        action = players[seat].choose(ninety_nine.view(state, seat))
-        state, _ = ninety_nine.apply(state, action)
+            raise SimulationError(f"game seed {game_seed} did not end in {MAX_TURNS} moves")
+        seat = engine.current_player(state)
+        state, _ = engine.apply(state, players[seat].choose(engine.view(state, seat)))
         turns += 1
-    return ninety_nine.winner(state), turns
+    return engine.winner(state), turns
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.96) -> Tuple[float, float]:

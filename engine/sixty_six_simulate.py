@@ -15,13 +15,11 @@ import time
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import sixty_six as ss
-from .simulate import SimulationError, SimulationResult, format_table, seat_names, to_json
+from .simulate import (SimulationError, SimulationResult, format_table, play_out, seat_names,
+                       to_json)
 from .sixty_six_bots import BOTS, make_bot
 
 __all__ = ["simulate", "play_one", "format_table", "to_json", "SimulationError"]
-
-MAX_TURNS = 100_000  # a safety net only: a match to 16 takes a few hundred moves
-
 
 def simulate(game: str, bots: List[str], games: int, seed: int,
              options: Optional[ss.Options] = None,
@@ -56,13 +54,4 @@ def simulate(game: str, bots: List[str], games: int, seed: int,
 def play_one(names: Sequence[str], bots: Sequence[str], options: ss.Options,
              game_seed: int) -> Tuple[str, int]:
     """One match between two bots: (winner's name, number of moves)."""
-    players = [make_bot(kind, game_seed * 16 + seat) for seat, kind in enumerate(bots)]
-    state = ss.new_game(names, options, seed=game_seed)
-    turns = 0
-    while not ss.is_over(state):
-        if turns >= MAX_TURNS:
-            raise SimulationError(f"match seed {game_seed} did not end in {MAX_TURNS} moves")
-        seat = ss.current_player(state)
-        state, _ = ss.apply(state, players[seat].choose(ss.view(state, seat)))
-        turns += 1
-    return ss.winner(state), turns
+    return play_out(ss, names, bots, options, game_seed, make=make_bot)
