@@ -43,6 +43,7 @@ class Session:
         self.pending_value: Optional[Intent] = None    # "Ten: plus or minus?" was asked
         self.pending_confirm: Optional[Intent] = None  # "Seven?" was asked
         self.pending_quit = False
+        self.undo_point = None  # (state, seat) before a person's move, until anyone else moves
         self.paused = False
         self.finished = False
 
@@ -103,6 +104,8 @@ class Session:
         (fewer words to confuse), everything else as the game says."""
         if intent.kind == "command" and intent.name in ("yes", "no"):
             return self.pending_confirm is not None or self.pending_quit
+        if intent.kind == "command" and intent.name == "undo":
+            return self.undo_point is not None and self.undo_point[1] == seat
         return self.talk.allowed(intent, self.state, seat, self.pending_value)
 
     def listen(self, seat: int) -> Optional[Heard]:
@@ -123,21 +126,23 @@ class Session:
             self.say([self.talk.p.say("answers.saved", path=self.save_path)])
 
     def bot_turn(self, seat: int) -> None:
-        bot = self.bots[seat]
-        action = bot.choose(self.game.view(self.state, seat))
-        self.apply(action, [])
-        if self.pace > 0:
+        if self.pace > 0:  # before the move: time to follow, to ask, or to undo one's own
             self.speaker.wait_until_quiet(30.0)
             self.pause_between_moves(self.pace)
+            if self.state_turn() != seat:
+                return  # a player took their move back
+        bot = self.bots[seat]
+        self.apply(bot.choose(self.game.view(self.state, seat)), [])
 
     def pause_between_moves(self, seconds: float) -> None:
         """Let people follow the bots; a live player may ask "total" or "repeat" meanwhile."""
         if not self.listener.live or not self.humans:
             time.sleep(seconds)
             return
-        seat = self.humans[0]
+        seat = self.undo_point[1] if self.undo_point else self.humans[0]
         vocabulary = self.grammar.vocabulary(
-            lambda intent: intent.kind == "command" and intent.name in self.talk.commands)
+            lambda intent: intent.kind == "command" and (
+                intent.name in self.talk.commands or self.allowed(intent, seat)))
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             heard = self.listener.listen(vocabulary, "", timeout=deadline - time.monotonic())
@@ -146,14 +151,19 @@ class Session:
             intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
             if intent is not None and intent.kind == "command" and intent.name != "quit":
                 self.command(intent.name, seat, heard)
+                if intent.name == "undo":
+                    return
             elif heard.text:
                 player = self.seats[self.state_turn()].name
                 self.say([self.talk.p.say("dialog.not_your_turn", player=player)],
                          remember=False)
             self.speaker.wait_until_quiet(30.0)
 
-    def apply(self, action, notes: Sequence[str]) -> None:
+    def apply(self, action, notes: Sequence[str], by_person: bool = False) -> None:
+        before = self.state
         self.state, events = self.game.apply(self.state, action)
+        self.undo_point = (before, self.game.current_player(before)) \
+            if by_person and not self.game.is_over(self.state) else None
         self.log(events)
         said = list(notes) + self.talk.announce(events, self.state, self.humans)
         if any(e.type in ("round_start", "deal") for e in events):
@@ -221,7 +231,7 @@ class Session:
         if outcome.refusal:
             self.reject(seat, heard, outcome.reason, outcome.refusal)
             return
-        self.apply(outcome.action, outcome.notes)
+        self.apply(outcome.action, outcome.notes, by_person=True)
 
     def command(self, name: str, seat: int, heard: Heard) -> None:
         p = self.talk.p
@@ -236,7 +246,19 @@ class Session:
         elif name == "pause":
             self.paused = True
             self.say([p.say("answers.paused")], remember=False)
-        elif name in ("yes", "no", "undo"):
+        elif name == "undo" and self.undo_point is not None and self.undo_point[1] == seat:
+            self.state, _ = self.undo_point
+            self.undo_point = None
+            player = self.seats[seat].name
+            self.log([{"type": "undo", "player": player}])
+            self.say([p.say("answers.undone", player=player),
+                      self.talk.answer("total", self.state, seat)
+                      if "total" in self.talk.commands else "",
+                      p.say("events.turn_you", player=player)])
+            self.save()
+        elif name == "undo":
+            self.reject(seat, heard, "nothing_to_undo", p.say("dialog.nothing_to_undo"))
+        elif name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", p.say("dialog.sorry"))
         elif name in self.talk.commands or name in getattr(self.talk, "aliases", {}):
             self.say([self.talk.answer(name, self.state, seat)], remember=name != "help")

@@ -1,0 +1,50 @@
+"""The session loop with a live keyboard: questions between bot moves, taking a move back."""
+from __future__ import annotations
+
+import io
+import json
+
+from engine import ninety_nine as nn
+from engine.ninety_nine_bots import make_bot
+from voice.listener import KeyboardListener
+from voice.ninety_nine_talk import NinetyNineTalk
+from voice.phrasebook import Phrasebook
+from voice.saves import Seat
+from voice.session import Session
+from voice.speaker import Speaker
+from voice.understanding import Grammar
+
+
+def live_session(typed: str, tmp_path):
+    grammar, phrases = Grammar.load("en"), Phrasebook.load("en")
+    state = nn.new_game(["Ann", "Strong 2"], seed=3,
+                        deck=["7S", "10H", "AD", "5C", "5D", "5H", "9S", "9H"])
+    lines = []
+    (tmp_path / "typed.txt").write_text(typed)
+    listener = KeyboardListener(stream=open(tmp_path / "typed.txt"), out=io.StringIO())
+    listener.live = True  # as at a terminal: the loop listens between bot moves
+    events = open(tmp_path / "events.jsonl", "w")
+    session = Session(NinetyNineTalk(grammar, phrases), grammar, state,
+                      [Seat("Ann"), Seat("Strong 2", "strong")], {1: make_bot("strong", 1)},
+                      listener, Speaker(muted=True, on_text=lines.append), "doksan",
+                      events_file=events, pace=0.01)
+    return session, lines
+
+
+def test_a_player_takes_a_move_back_before_the_bot_answers(tmp_path):
+    session, lines = live_session("seven\nundo\nace eleven\n", tmp_path)
+    session.run(nn.opening_events(session.state))
+    assert "Ann takes the move back." in lines
+    log = [json.loads(x) for x in (tmp_path / "events.jsonl").read_text().splitlines()]
+    kinds = [e["type"] for e in log]
+    assert kinds.index("undo") > kinds.index("play")
+    plays = [(e["player"], e["card"]) for e in log if e["type"] == "play"]
+    assert plays[:2] == [("Ann", "7S"), ("Ann", "AD")]  # the seven was taken back
+    assert session.state.hands[0].count("7S") == 1
+
+
+def test_undo_is_refused_when_nothing_can_be_taken_back(tmp_path):
+    session, lines = live_session("undo\n", tmp_path)
+    session.run(nn.opening_events(session.state))
+    assert lines[-1] == "There is no move of yours to take back."
+    assert session.state.total == 0
