@@ -97,6 +97,8 @@ def _sim_options(args: argparse.Namespace):
 
 def _progress_bar(stream):
     def show(done: int, total: int) -> None:
+        if done != total and done * 100 // total == (done - 1) * 100 // total:
+            return  # redraw once per percent
         width = 30
         filled = width * done // max(total, 1)
         stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
