@@ -23,8 +23,9 @@ from engine import sixty_six as ss  # noqa: E402
 from engine.sixty_six_bots import make_bot  # noqa: E402
 
 
-def play_match(task: Tuple[str, int, int]) -> Tuple[str, bool, List[float]]:
-    """One match of strong against ``opponent``: (opponent, strong won, strong's times)."""
+def play_match(task: Tuple[str, int, int]) -> Tuple[str, bool, List[float], List[float]]:
+    """One match of strong against ``opponent``: (opponent, strong won, strong's wall-clock
+    and CPU seconds per decision)."""
     opponent, seed, target = task
     strong_seat = seed % 2
     bots = [None, None]
@@ -32,15 +33,17 @@ def play_match(task: Tuple[str, int, int]) -> Tuple[str, bool, List[float]]:
     bots[1 - strong_seat] = make_bot(opponent, seed * 2 + 2)
     state = ss.new_game(["p0", "p1"], ss.Options(target=target), seed=seed)
     times: List[float] = []
+    cpu: List[float] = []
     while not ss.is_over(state):
         seat = ss.current_player(state)
         v = ss.view(state, seat)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(v)
         if seat == strong_seat:
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
         state, _ = ss.apply(state, action)
-    return opponent, state.match_winner == strong_seat, times
+    return opponent, state.match_winner == strong_seat, times, cpu
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> Tuple[float, float]:
@@ -88,11 +91,13 @@ def main(argv: List[str] = None) -> None:
     tasks = [(o, seed, args.target) for o in opponents for seed in range(args.matches)]
     wins = {o: 0 for o in opponents}
     times: List[float] = []
+    cpu: List[float] = []
     started = time.time()
     with Pool(args.workers) as pool:
-        for opponent, won, ts in pool.imap_unordered(play_match, tasks, chunksize=4):
+        for opponent, won, ts, cs in pool.imap_unordered(play_match, tasks, chunksize=4):
             wins[opponent] += won
             times.extend(ts)
+            cpu.extend(cs)
     elapsed = time.time() - started
 
     print(f"Sixty-Six: strong bot, {args.matches} matches to {args.target} per opponent, "
@@ -102,12 +107,14 @@ def main(argv: List[str] = None) -> None:
         lo, hi = wilson(wins[o], args.matches)
         print(f"{o:<10} {wins[o]:>4}/{args.matches:<4} {wins[o] / args.matches:>7.1%} "
               f"{lo:>8.1%} - {hi:.1%}")
-    times.sort()
-    if times:
-        mean = sum(times) / len(times)
-        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-        print(f"strong decision time: mean {mean * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-              f"max {times[-1] * 1000:.1f} ms over {len(times)} decisions")
+    for label, values in (("wall clock", times), ("CPU", cpu)):
+        values.sort()
+        if values:
+            mean = sum(values) / len(values)
+            p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
+            print(f"strong decision time ({label}): mean {mean * 1000:.1f} ms, "
+                  f"p99 {p99 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms "
+                  f"over {len(values)} decisions")
     print(f"engine: {engine_speed(args.speed_seconds):,.0f} random hands/s (one process)")
 
 

@@ -349,10 +349,11 @@ def heuristic_move(sim: Sim) -> Tuple[str, int]:
             same = [c for c in winners if c // 6 == led // 6 and VALUE[c] >= 10]
             if same:
                 return ("play", max(same))
-            if VALUE[led] >= 10:
-                trumps = [c for c in winners if c // 6 == trump]
-                if trumps:
-                    return ("play", _cheapest(trumps, -1, keep))
+        # take a rich card, or any trick when the opponent is closing in and we have none
+        danger = not sim.tricks[seat] and sim.pts[1 - seat] + sim.pending[1 - seat] >= 40
+        if winners and (VALUE[led] >= 10 or danger):
+            return ("play", min(winners, key=lambda c: (c // 6 == trump, (keep >> c) & 1,
+                                                        VALUE[c], c)))
         return ("play", _cheapest(legal, trump, keep))
     if winners:
         return ("play", min(winners, key=lambda c: (c // 6 == trump and led // 6 != trump, c)))
@@ -367,6 +368,14 @@ def heuristic_playout(sim: Sim) -> Tuple[int, int]:
             break
         _apply_move(sim, heuristic_move(sim))
     return sim.result
+
+
+MARGIN_WEIGHT = 0.002  # card-point margin breaks ties between equal game-point outcomes
+
+
+def playout_score(sim: Sim, me: int, need: Tuple[int, int]) -> float:
+    result = heuristic_playout(sim)
+    return utility(result, me, need) + MARGIN_WEIGHT * (sim.pts[me] - sim.pts[1 - me])
 
 
 # ----------------------------------------------------------------------------- exact endgame
@@ -550,7 +559,7 @@ class StrongBot:
             for i, move in enumerate(moves):
                 sim = world.copy()
                 _apply_move(sim, move)
-                totals[i] += utility(heuristic_playout(sim), me, need)
+                totals[i] += playout_score(sim, me, need)
         best = max(range(len(candidates)), key=lambda i: totals[i])
         close = next((a for a in legal if a.type == "close"), None)
         if close is not None and self._worth_closing(v, know, worlds, totals[best] / deals):
