@@ -16,7 +16,7 @@ from .phrasebook import Phrasebook
 from .understanding import Grammar, Intent
 
 COMMANDS = ("total", "turn", "direction", "hand", "lives", "repeat", "help", "slower",
-            "faster", "pause", "quit")
+            "faster", "louder", "quieter", "pause", "quit")
 
 
 @dataclass

@@ -243,6 +243,10 @@ class Session:
         elif name in ("slower", "faster"):
             getattr(self.speaker, name)()
             self.say([p.say(f"answers.{name}")], remember=False)
+        elif name in ("louder", "quieter"):
+            step = 0.2 if name == "louder" else -0.2
+            self.speaker.set_volume(self.speaker.volume + step)
+            self.say([p.say(f"answers.{name}")], remember=False)
         elif name == "pause":
             self.paused = True
             self.say([p.say("answers.paused")], remember=False)

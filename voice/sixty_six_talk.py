@@ -34,7 +34,8 @@ MOVES: Dict[str, Optional[str]] = {
 }
 SUIT_ANSWERS = {"suit_S": "S", "suit_H": "H", "suit_D": "D", "suit_C": "C"}
 COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "last_trick",
-            "turn", "repeat", "help", "slower", "faster", "pause", "quit")
+            "turn", "repeat", "help", "slower", "faster", "louder", "quieter", "pause",
+            "quit")
 ALIASES = {"total": "score"}        # typed "score" and "t" are the shared "total" command
 HIGH_TO_LOW = tuple(reversed(ss.RANKS))
 
