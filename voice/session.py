@@ -12,6 +12,7 @@ import json
 import time
 from typing import IO, Callable, Dict, List, Optional, Sequence
 
+from .errors import UserError, sentence
 from .listener import Heard, KeyboardListener
 from .recognition import CONFIRM, REJECT
 from .saves import Seat, write_save
@@ -114,8 +115,11 @@ class Session:
         try:
             return self.listener.listen(vocabulary, prompt)
         except Exception as exc:  # a microphone unplugged mid-game: keep the game, go on typing
-            if self.on_voice_failure is None or isinstance(self.listener, KeyboardListener):
+            if isinstance(self.listener, KeyboardListener):
                 raise
+            if self.on_voice_failure is None:  # recorded input (WAV files): stop, saved
+                self.save()
+                raise UserError(sentence(exc)) from None
             self.say([self.on_voice_failure(exc)])
             self.listener = KeyboardListener()
             return self.listener.listen(vocabulary, prompt)
