@@ -48,3 +48,12 @@ def test_undo_is_refused_when_nothing_can_be_taken_back(tmp_path):
     session.run(nn.opening_events(session.state))
     assert lines[-1] == "There is no move of yours to take back."
     assert session.state.total == 0
+
+
+def test_pause_holds_the_bots_until_the_player_speaks_again(tmp_path):
+    session, lines = live_session("seven\npause\ngo on\n", tmp_path)
+    session.run(nn.opening_events(session.state))
+    paused_at = lines.index("Paused. Say anything to go on.")
+    bot_moves = [i for i, line in enumerate(lines) if line.startswith("Strong 2 plays")]
+    assert bot_moves and bot_moves[0] > paused_at  # the bot moved only after "go on"
+    assert not session.paused

@@ -51,9 +51,9 @@ class Session:
     # --- output -----------------------------------------------------------------------
 
     def say(self, sentences: Sequence[str], remember: bool = True) -> None:
-        sentences = [s for s in sentences if s]
-        for sentence in sentences:
-            self.speaker.say(sentence)
+        sentences = [line for line in sentences if line]
+        for line in sentences:
+            self.speaker.say(line)
         if remember and sentences:
             self.last_said = list(sentences)
 
@@ -148,10 +148,16 @@ class Session:
             lambda intent: intent.kind == "command" and (
                 intent.name in self.talk.commands or self.allowed(intent, seat)))
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            heard = self.listener.listen(vocabulary, "", timeout=deadline - time.monotonic())
+        while self.paused or time.monotonic() < deadline:
+            wait = 1.0 if self.paused else deadline - time.monotonic()
+            heard = self.listener.listen(vocabulary, "", timeout=wait)
             if heard is None:
+                if self.paused:
+                    continue  # paused: the bots wait until someone speaks
                 return
+            if self.paused:  # anything said ends the pause
+                self.paused = False
+                continue
             intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
             if intent is not None and intent.kind == "command" and intent.name != "quit":
                 self.command(intent.name, seat, heard)
@@ -253,6 +259,7 @@ class Session:
             self.say([p.say(f"answers.{name}")], remember=False)
         elif name == "pause":
             self.paused = True
+            self.speaker.stop()
             self.say([p.say("answers.paused")], remember=False)
         elif name == "undo" and self.undo_point is not None and self.undo_point[1] == seat:
             self.state, _ = self.undo_point
