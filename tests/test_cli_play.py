@@ -74,6 +74,7 @@ def test_save_after_every_move_and_resume_exactly(tmp_path):
     second = run_cli("play", "--resume", str(save), "--mute", "--events", str(events),
                      stdin="king\nhand\n")
     assert second.returncode == 0, second.stderr
+    assert "Game resumed.\nThe total is 10." in second.stdout
     assert "Bob plays king of hearts. Total 20." in second.stdout
     assert json.loads(save.read_text())["state"]["total"] == 20
 

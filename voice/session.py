@@ -76,6 +76,10 @@ class Session:
         """Announce the opening (a new game's first deal, or a resumed game's position)."""
         self.log(opening_events)
         said = self.talk.announce(opening_events, self.state, self.humans)
+        if not opening_events:  # a resumed game: where things stand
+            said.append(self.talk.p.say("answers.resumed"))
+            said += [self.talk.answer(name, self.state, self.humans[0])
+                     for name in ("total", "trump", "score") if name in self.talk.commands]
         said += self.talk.deal_notice(self.state, self.humans)
         seat = self.state_turn()
         key = "events.turn_you" if seat in self.humans else "events.turn"
