@@ -38,8 +38,13 @@ if [ "$what" = test ] || [ "$what" = bench ]; then extras="[test]"; fi
 stamp=".venv/.installed$extras"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "Installing Talking Cards and its Python packages"
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".$extras"
+  # The build tools are chatty: keep their output in a log, show it only if something fails.
+  if ! { .venv/bin/python -m pip install -q --upgrade pip &&
+         .venv/bin/python -m pip install -q -e ".$extras"; } > .venv/install.log 2>&1; then
+    cat .venv/install.log
+    echo "Installing the Python packages failed (log above)." >&2
+    exit 1
+  fi
   touch "$stamp"
 fi
 

@@ -30,7 +30,7 @@ def _game_parts(game: str, grammar: Grammar, phrases: Phrasebook, strict_memory:
 
 
 def _seats(args: argparse.Namespace) -> List[Seat]:
-    humans = _split(args.players) or (["You"] if not args.bots else [])
+    humans = _split(args.players) or (["Player"] if not args.bots else [])
     bots = _split(args.bots)
     if args.players is None and args.bots is None:
         bots = ["strong"] if args.game == "sixty-six" else ["strong", "strong"]
@@ -139,9 +139,12 @@ def _listener(args: argparse.Namespace, grammar: Grammar, speaker, stack: ExitSt
         return KeyboardListener(), None
     try:
         from .voice_input import open_voice_input
-        recognizer, notice = _recognizer(args)
-        if notice:
-            speaker.say(notice)
+
+        def recognizer():
+            made, notice = _recognizer(args)
+            if notice:
+                speaker.say(notice)
+            return made
         listener = open_voice_input(recognizer, speaker, push_to_talk=args.push_to_talk)
         stack.callback(listener.close)
         return listener, _keyboard_notice
