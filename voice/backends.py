@@ -7,9 +7,12 @@ from typing import Optional, Tuple
 from .recognition import Recognizer, RecognizerError
 
 
-def make_recognizer(lang: str = "en", backend: str = "auto",
-                    model_path: Optional[str] = None) -> Tuple[Recognizer, Optional[str]]:
-    """(recognizer, notice or None). RecognizerError (one sentence) when none can work."""
+def make_recognizer(lang: str = "en", backend: str = "auto", model_path: Optional[str] = None,
+                    push_to_talk: bool = False) -> Tuple[Recognizer, Optional[str]]:
+    """(recognizer, notice or None). RecognizerError (one sentence) when none can work.
+
+    With push-to-talk the player means every utterance, so PocketSphinx accepts on its
+    lenient thresholds; an open microphone keeps the strict ones (no off-topic move)."""
     from .model_manager import ModelError, find_model, resolve_model
     base = lang.split("-")[0]
     if backend in ("auto", "vosk"):
@@ -33,4 +36,4 @@ def make_recognizer(lang: str = "en", backend: str = "auto",
                   "recognition run: talking-cards models download en.")
         if find_model(lang) is not None:  # a model is there but unusable: say why
             notice = f"{problem} {notice}"
-    return SphinxRecognizer(), notice
+    return SphinxRecognizer(strict=not push_to_talk), notice

@@ -127,7 +127,6 @@ def _listener(args: argparse.Namespace, grammar: Grammar, speaker, stack: ExitSt
     """The input the player asked for; without a microphone, the keyboard with a notice."""
     from .listener import KeyboardListener
     if args.wav:
-        from .backends import make_recognizer
         from .listener import WavFilesListener
         from .segmenter import Segmenter
         recognizer, notice = _recognizer(args)
@@ -161,6 +160,7 @@ def _keyboard_notice(exc: Exception) -> str:
 def _recognizer(args: argparse.Namespace):
     from .backends import make_recognizer
     try:
-        return make_recognizer(args.lang, args.backend, args.model)
+        return make_recognizer(args.lang, args.backend, args.model,
+                               push_to_talk=getattr(args, "push_to_talk", False))
     except Exception as exc:
         raise UserError(sentence(exc)) from None
