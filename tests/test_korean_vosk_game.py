@@ -59,6 +59,13 @@ def test_korean_sentences_overlay_english_ones():
     assert set(ko.data["rules"]["doksan"]) == set(en.data["rules"]["doksan"])
 
 
+def test_moves_are_read_back_in_korean():
+    from voice.ninety_nine_talk import NinetyNineTalk
+    talk = NinetyNineTalk(Grammar.load("ko"), Phrasebook.load("ko"))
+    assert talk.phrase(Intent("play", rank="10", value=-10)) == "열, 마이너스 10"
+    assert talk.phrase(Intent("rules", rank="7")) == "일곱 규칙"
+
+
 def test_a_language_without_sentences_speaks_english_and_an_unknown_one_is_refused(
         tmp_path, monkeypatch):
     import voice.phrasebook

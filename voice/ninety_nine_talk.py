@@ -107,7 +107,7 @@ class NinetyNineTalk:
                 words += ", " + self.value_words(intent.value)
             return words[0].upper() + words[1:]
         if intent.kind == "rules":
-            return f"What does a {self.p.rank(intent.rank)} do"
+            return self.p.say("dialog.rules_question", rank=self.p.rank(intent.rank))
         return self.grammar.command_words(intent.name)[0].capitalize()
 
     # --- words ------------------------------------------------------------------------
