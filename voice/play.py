@@ -118,7 +118,8 @@ def _speaker(args: argparse.Namespace, stack: ExitStack):
         kwargs["rate_wpm"] = args.rate
     if args.volume is not None:
         kwargs["volume"] = args.volume
-    speaker = Speaker(muted=args.mute, on_text=print_line, voice=args.voice, **kwargs)
+    voice = args.voice or (None if args.lang == "en" else args.lang)  # speak the language
+    speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
     stack.callback(speaker.close)
     return speaker
 

@@ -181,7 +181,7 @@ class SixtySixTalk:
             if intent.suit:
                 words += " in " + self.p.data["suit"][intent.suit]
         elif intent.kind == "rules":
-            words = f"What does a {self.p.rank(intent.rank)} do"
+            words = self.p.say("dialog.rules_question", rank=self.p.rank(intent.rank))
         else:
             words = self.grammar.command_words(intent.name)[0]
         return words[0].upper() + words[1:]
