@@ -75,3 +75,37 @@ def test_a_game_by_live_microphone(virtual_audio, tmp_path):  # noqa: F811
     plays = [(e["player"], e["card"], e["total"]) for e in log if e["type"] == "play"]
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23), ("Bob", "10H", 33)]
     assert log[-1] == {"type": "game_over", "winner": "Bob"}
+
+
+def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):  # noqa: F811
+    """Enter starts and Enter ends each utterance; a typed line still counts as typed."""
+    events = tmp_path / "events.jsonl"
+    game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
+                 "--input", "voice", "--push-to-talk", "--backend", "sphinx", "--mute",
+                 "--events", str(events)], virtual_audio.client_env())
+
+    def press_enter():
+        game.proc.stdin.write("\n")
+        game.proc.stdin.flush()
+
+    try:
+        game.wait_for("Ann, your turn.")
+        for phrase, total in [("play the ten", "Total 10."), ("play the king", "Total 20.")]:
+            press_enter()
+            time.sleep(0.3)
+            virtual_audio.play_wav(synthesize(phrase))
+            press_enter()
+            line = game.wait_for(total, "?")
+            if line.endswith("?"):
+                game.proc.stdin.write("yes\n")  # typed answers work in push-to-talk mode
+                game.proc.stdin.flush()
+                game.wait_for(total)
+        game.proc.stdin.write("3\n")
+        game.proc.stdin.flush()
+        game.wait_for("Total 23.")
+    finally:
+        game.proc.stdin.close()
+        game.proc.wait(timeout=30)
+    plays = [(e["player"], e["card"], e["total"])
+             for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
+    assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23)]

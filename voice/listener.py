@@ -52,6 +52,9 @@ class KeyboardListener:
         pass
 
 
+_SPOKEN = object()  # push-to-talk: an utterance was recorded (not typed, not the end)
+
+
 class VoiceListener:
     """Live speech: a thread reads the audio source and cuts utterances; each ``listen``
     decodes the next one with the vocabulary of the moment.
@@ -96,7 +99,7 @@ class VoiceListener:
         """The next utterance (None at the end of the audio; timeout: returns None too)."""
         if self.push_to_talk and timeout is None:
             typed = self._push_to_talk(prompt)
-            if typed is not None:
+            if typed is not _SPOKEN:
                 return typed
         if list(vocabulary) != self._vocabulary:
             self.recognizer.set_vocabulary(vocabulary)
@@ -113,13 +116,16 @@ class VoiceListener:
             return None
         return heard_from(self.recognizer.recognize(item.astype("<i2").tobytes()))
 
-    def _push_to_talk(self, prompt: str) -> Optional[Heard]:
-        """Wait for Enter (or a typed line), then record until the next Enter."""
+    def _push_to_talk(self, prompt: str):
+        """Wait for Enter, then record until the next Enter: _SPOKEN (an utterance is
+        queued), a typed line's Heard, or None at the end of input."""
         sys.stdout.write(prompt + "(Enter to talk) ")
         sys.stdout.flush()
         line = self.keys.readline()
-        if line.strip() or not line:
-            return Heard(line.strip()) if line else None
+        if not line:
+            return None
+        if line.strip():
+            return Heard(line.strip())
         with self._lock:
             self.segmenter.key_down()
         sys.stdout.write("Listening... Enter when done. ")
@@ -127,11 +133,10 @@ class VoiceListener:
         self.keys.readline()
         with self._lock:
             utterance = self.segmenter.key_up()
-        if utterance is not None:
-            self._utterances.put(utterance)
-        else:
-            self._utterances.put(np.zeros(1600, dtype=np.int16))
-        return None
+        if utterance is None:  # too short to be speech: the recognizer rejects silence
+            utterance = np.zeros(1600, dtype=np.int16)
+        self._utterances.put(utterance)
+        return _SPOKEN
 
     def close(self) -> None:
         self._stop.set()

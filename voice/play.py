@@ -112,14 +112,18 @@ def start_play(args: argparse.Namespace) -> int:
 
 
 def _speaker(args: argparse.Namespace, stack: ExitStack):
-    from .speaker import Speaker, print_line
+    from .speaker import Speaker, SpeakerError, print_line
     kwargs = {}
     if args.rate:
         kwargs["rate_wpm"] = args.rate
     if args.volume is not None:
         kwargs["volume"] = args.volume
     voice = args.voice or (None if args.lang == "en" else args.lang)  # speak the language
-    speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
+    try:
+        speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
+    except SpeakerError as exc:  # no such voice: say so, speak with the default one
+        print(sentence(exc), file=sys.stderr)
+        speaker = Speaker(muted=args.mute, on_text=print_line, **kwargs)
     stack.callback(speaker.close)
     return speaker
 
