@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .cards import InvalidCard, count_cards, french_deck, parse_card, rank_of
+from .cards import InvalidCard, count_cards, french_deck, parse_card, rank_of, stack_deck
 from .records import Action, Event, Record
 
 VARIANTS = ("doksan", "classic")
@@ -348,26 +348,6 @@ def _shuffled(cards: Sequence[str], seed: int, tag: str) -> List[str]:
     return out
 
 
-def stack_deck(full: Sequence[str], top: Sequence[str], seed: int) -> List[str]:
-    """``top`` first (validated), then the rest of ``full`` in seeded order."""
-    remaining = count_cards(full)
-    order: List[str] = []
-    for text in top:
-        card = parse_card(text)
-        if remaining.get(card, 0) == 0:
-            copies = count_cards(full).get(card, 0)
-            raise InvalidCard(f"{card} appears more often than the {copies} "
-                              f"cop{'y' if copies == 1 else 'ies'} in the deck")
-        remaining[card] -= 1
-        order.append(card)
-    rest = []
-    for card in full:
-        if remaining[card] > 0:
-            remaining[card] -= 1
-            rest.append(card)
-    return order + _shuffled(rest, seed, "deal/1")
-
-
 def new_game(players: Sequence[str], options: Options = Options(), seed: int = 0,
              deck: Optional[Sequence[str]] = None) -> State:
     """A new game. Round 1's dealer is the last seat, so seat 0 plays first.
@@ -381,7 +361,9 @@ def new_game(players: Sequence[str], options: Options = Options(), seed: int = 0
     if len(set(n.lower() for n in names)) != len(names) or not all(names):
         raise ValueError("every player needs a different, non-empty name")
     full = french_deck(options.deck_count(len(names)))
-    order = stack_deck(full, deck, seed) if deck else _shuffled(full, seed, "deal/1")
+    order = _shuffled(full, seed, "deal/1")
+    if deck:
+        order = stack_deck(deck, order)
     lives = options.starting_lives(len(names))
     state = State(options=options, players=names, lives=(lives,) * len(names),
                   active=(True,) * len(names), hands=((),) * len(names), stock=(),

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, fields
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from engine.cards import RANK_NAMES, SUIT_NAMES, card_name, rank_of, suit_of
+from engine.cards import RANK_NAMES, SUIT_NAMES, card_name, rank_of, stack_deck, suit_of
 from engine.records import Action, Event
 
 RANKS: Tuple[str, ...] = ("9", "J", "Q", "K", "10", "A")  # low to high trick strength
@@ -338,16 +338,7 @@ def new_game(
         raise ValueError("the two players need different names")
     order = _hand_rng(seed, 1).sample(DECK, len(DECK))
     if deck is not None:
-        stacked = [str(c).strip().upper() for c in deck]
-        for c in stacked:
-            if c not in VALUES:
-                raise ValueError(f"{c!r} is not one of the 24 Sixty-Six cards (9 to ace)")
-        seen = set()
-        for c in stacked:
-            if c in seen:
-                raise ValueError(f"{c} is listed twice in the deck")
-            seen.add(c)
-        order = stacked + [c for c in order if c not in seen]
+        order = stack_deck(deck, order, "the 24 Sixty-Six cards (9 to ace)")
     base = State(
         players=(names[0], names[1]), options=options, seed=seed, hand_number=0, dealer=0,
         hands=((), ()), stock=(), trump_card=order[12], trump_suit=suit_of(order[12]),

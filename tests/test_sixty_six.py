@@ -81,9 +81,9 @@ def test_partial_deck_is_filled_in_seeded_order():
 
 
 @pytest.mark.parametrize("deck, message", [
-    (["AS", "XX"], "'XX' is not one of the 24"),
-    (["AS", "2H"], "'2H' is not one of the 24"),
-    (["AS", "QD", "as"], "AS is listed twice"),
+    (["AS", "XX"], "'XX' is not a card code"),
+    (["AS", "2H"], "2H is not in the 24 Sixty-Six cards"),
+    (["AS", "QD", "as"], "AS is listed more often than the 1 copy"),
 ])
 def test_bad_stacked_deck_is_refused(deck, message):
     with pytest.raises(ValueError, match=message):
