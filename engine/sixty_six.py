@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, fields
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from engine.cards import RANK_NAMES, SUIT_NAMES, card_name, rank_of, stack_deck, suit_of
+from engine.cards import SUIT_NAMES, card_name, rank_of, stack_deck, suit_of
 from engine.records import Action, Event
 
 RANKS: Tuple[str, ...] = ("9", "J", "Q", "K", "10", "A")  # low to high trick strength

@@ -6,7 +6,7 @@ import wave
 import numpy as np
 import pytest
 
-from tests.speech_clips import VOICES, join, noise_burst, synthesize, synthesize_pcm
+from tests.speech_clips import VOICES, join, noise_burst, synthesize_pcm
 from voice.audio import (AudioError, StreamResampler, WavSource, chunk_array, level_dbfs,
                          pad_with_noise, read_wav, resample, write_wav)
 from voice.segmenter import Segmenter

@@ -2,20 +2,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from cli_runner import read_events, talking_cards
 
-
-def run_cli(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "voice", *args], input=stdin, cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
-
-
-def read_events(path: Path):
-    return [json.loads(line) for line in path.read_text().splitlines()]
+run_cli = talking_cards
 
 
 # Ann: 10S 3S 5S; Bob: KH 10H 6H; then the stock, first card drawn first.

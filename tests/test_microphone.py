@@ -13,7 +13,6 @@ import pytest
 
 from tests.speech_clips import synthesize
 from tests.virtual_audio import VirtualAudio, frame_levels_db, refresh_portaudio
-from tests.virtual_audio import virtual_audio  # noqa: F401  (fixture)
 from voice.audio import AudioError, AudioSource, read_wav
 from voice.microphone import (MICROPHONE_STOPPED, NO_MICROPHONE, MicrophoneError,
                               MicrophoneSource, list_input_devices)

@@ -563,7 +563,6 @@ def random_match(seed, target=7, must_win=False, check_every=1):
             check_invariants(s)
         else:
             end = end_of(events)
-            pts = end.points
             assert end.game_points in (1, 2, 3)
         if steps % check_every == 0:
             assert State.from_json(json.loads(json.dumps(s.to_json()))) == s

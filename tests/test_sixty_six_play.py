@@ -1,19 +1,16 @@
 """Sixty-Six by keyboard and by voice: the dialog, the announcer, and whole hands through the CLI."""
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from cli_runner import ROOT, read_events, talking_cards
 from engine import sixty_six as ss
 from voice.phrasebook import Phrasebook
 from voice.sixty_six_talk import SixtySixTalk
 from voice.understanding import Grammar, Intent
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # Ann (seat 0, leads): every heart but the jack, and the ace of spades. The bot: no hearts.
 # The jack of hearts lies face up; the stock (drawn first to last) has no heart above it.
@@ -21,13 +18,8 @@ HAND_DECK = ("AH,10H,KH,QH,9H,AS,9S,JS,9D,JD,9C,JC,JH,"
              "QS,KS,QD,KD,QC,KC,10S,10D,10C,AD,AC")
 
 
-def run_cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "voice", "play", "--game", "sixty-six", *args],
-                          input=stdin, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-
-
-def read_events(path: Path):
-    return [json.loads(line) for line in path.read_text().splitlines()]
+def run_cli(*args: str, stdin: str = "", timeout: float = 120):
+    return talking_cards("play", "--game", "sixty-six", *args, stdin=stdin, timeout=timeout)
 
 
 def make_talk(strict_memory: bool = False) -> SixtySixTalk:

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from speech_clips import espeak_available, synthesize
-from virtual_audio import virtual_audio  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D"
@@ -51,7 +50,7 @@ class Game:
         raise AssertionError(f"none of {needles} was printed; printed: {self.seen}")
 
 
-def test_a_game_by_live_microphone(virtual_audio, tmp_path):  # noqa: F811
+def test_a_game_by_live_microphone(virtual_audio, tmp_path):
     events = tmp_path / "events.jsonl"
     game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
                  "--input", "voice", "--backend", "sphinx", "--mute",
@@ -77,7 +76,7 @@ def test_a_game_by_live_microphone(virtual_audio, tmp_path):  # noqa: F811
     assert log[-1] == {"type": "game_over", "winner": "Bob"}
 
 
-def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):  # noqa: F811
+def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):
     """Enter starts and Enter ends each utterance; a typed line still counts as typed."""
     events = tmp_path / "events.jsonl"
     game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,

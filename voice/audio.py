@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import wave
 from pathlib import Path
-from typing import Dict, Iterator, Optional, Tuple, Union
+from typing import Iterator, Optional, Tuple, Union
 
 import numpy as np
 

@@ -11,7 +11,7 @@ import select
 import sys
 import threading
 from dataclasses import dataclass
-from typing import IO, Iterator, List, Optional, Sequence
+from typing import IO, List, Optional, Sequence
 
 import numpy as np
 

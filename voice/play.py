@@ -5,7 +5,7 @@ import argparse
 import random
 import sys
 from contextlib import ExitStack
-from typing import Dict, List, Optional, Tuple
+from typing import List
 
 from .cli import _split
 from .errors import UserError, sentence
