@@ -3,7 +3,6 @@ espeak-ng Korean speech, streamed in chunks as a microphone would deliver it."""
 from __future__ import annotations
 
 import logging
-import time
 
 import pytest
 
@@ -98,10 +97,8 @@ def test_same_vocabulary_keeps_the_recognizer_and_the_model_is_shared(recognizer
     before = recognizer._grammar
     recognizer.set_vocabulary(list(TABLE))
     assert recognizer._grammar is before
-    started = time.monotonic()
     second = VoskRecognizer(recognizer.model_path, free_decoding=False)
-    assert time.monotonic() - started < 1.0  # no second load of a 250 MB model
-    assert second._model is recognizer._model
+    assert second._model is recognizer._model  # no second load of a 250 MB model
 
 
 def test_unknown_words_are_dropped_with_a_warning(recognizer, caplog):
