@@ -108,3 +108,35 @@ def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):
     plays = [(e["player"], e["card"], e["total"])
              for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23)]
+
+
+def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
+    """Its own sound card, unplugged (the daemon killed) after one spoken move."""
+    from virtual_audio import VirtualAudio, VirtualAudioUnavailable
+    try:
+        audio = VirtualAudio()
+    except VirtualAudioUnavailable as exc:
+        pytest.skip(f"No virtual sound card: {exc}")
+    events = tmp_path / "events.jsonl"
+    with audio:
+        game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
+                     "--input", "voice", "--backend", "sphinx", "--mute",
+                     "--events", str(events)], audio.client_env())
+        try:
+            game.wait_for("Ann, your turn.")
+            time.sleep(1.0)
+            audio.play_wav(synthesize("play the ten"))
+            if game.wait_for("Total 10.", "?").endswith("?"):
+                audio.play_wav(synthesize("yes"))
+                game.wait_for("Total 10.")
+            audio.kill_daemon()
+            game.wait_for("The microphone stopped working; play continues from the keyboard.")
+            game.proc.stdin.write("king\n")
+            game.proc.stdin.flush()
+            game.wait_for("Total 20.")
+        finally:
+            game.proc.stdin.close()
+            game.proc.wait(timeout=30)
+    plays = [(e["player"], e["card"], e["total"])
+             for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
+    assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20)]
