@@ -45,7 +45,10 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("auto", "vosk", "sphinx"), default="auto")
     p.add_argument("--model", help="path of a Vosk model folder you already have")
     p.add_argument("--push-to-talk", action="store_true",
-                   help="hold or tap Enter to talk instead of hands-free listening")
+                   help="press Enter to start and to end each utterance instead of "
+                        "hands-free listening")
+    p.add_argument("--trailing-silence", type=float, default=0.5, metavar="SECONDS",
+                   help="hands-free: the pause that ends an utterance (default 0.5)")
     p.add_argument("--pace", type=float, help="seconds between bot moves (default 0.8, "
                                               "0 when muted and piped)")
     p.add_argument("--rate", type=int, help="speech rate in words per minute")

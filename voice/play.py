@@ -149,7 +149,8 @@ def _listener(args: argparse.Namespace, grammar: Grammar, speaker, stack: ExitSt
             if notice:
                 speaker.say(notice)
             return made
-        listener = open_voice_input(recognizer, speaker, push_to_talk=args.push_to_talk)
+        listener = open_voice_input(recognizer, speaker, push_to_talk=args.push_to_talk,
+                                    trailing_silence_s=args.trailing_silence)
         stack.callback(listener.close)
         return listener, _keyboard_notice
     except Exception as exc:  # no microphone, no model: say it once, play by keyboard
