@@ -182,7 +182,14 @@ class Session:
         said = list(notes) + self.talk.announce(events, self.state, self.humans)
         if any(e.type in ("round_start", "deal") for e in events):
             said += self.talk.deal_notice(self.state, self.humans)
+        for kind, earcon in (("eliminated", "eliminated"), ("lives", "penalty")):
+            if any(e.type == kind for e in events):
+                self.speaker.earcon(earcon)  # heard first: something went wrong for someone
+                break
         self.say(said)
+        if (isinstance(self.listener, KeyboardListener) and not self.game.is_over(self.state)
+                and self.state_turn() in self.humans):
+            self.speaker.earcon("your_turn")  # voice input has its own "listening" sound
         self.save()
 
     # --- one utterance or typed line --------------------------------------------------
