@@ -12,7 +12,9 @@ Kinds (``make_bot(kind, seed)``):
   the opponent showed, the trump card at the bottom of the stock, suits the opponent is void
   in), scores moves with heuristic playouts while the stock is open, and solves the hand
   exactly with alpha-beta once the stock is closed or exhausted (every deal of the hidden
-  cards is then a perfect-information game). It claims as soon as it has 66.
+  cards is then a perfect-information game). It claims as soon as it has 66. Its playouts
+  guard the 3-point schneider both ways: a side near 33 leads what a trickless opponent
+  cannot take, and a trickless side takes a trick once the opponent nears 33.
 
 Inside, a hand is simulated on small integers (card = suit * 6 + rank, rank 0..5 for 9, J,
 Q, K, 10, A) because thousands of playouts per decision must fit in a fraction of a second.
@@ -330,6 +332,11 @@ def heuristic_move(sim: Sim) -> Tuple[str, int]:
                 best = max(_bits(pairs), key=lambda c: (c // 6 == trump, -(c % 6)))
                 return ("marriage", best)
             cards = _bits(hand)
+            if not sim.tricks[1 - seat] and sim.pts[seat] + sim.pending[seat] >= 33:
+                # a trickless opponent is worth 3 game points: lead what it cannot take
+                safe = [c for c in cards if not any(_beats(a, c, trump) for a in _bits(other))]
+                if safe:
+                    return ("play", max(safe, key=lambda c: (VALUE[c], -c)))
             return ("play", _cheapest(cards, trump, pairs))
         # strict phase: lead the most valuable card the opponent cannot beat, else the cheapest
         safe = []
@@ -350,7 +357,7 @@ def heuristic_move(sim: Sim) -> Tuple[str, int]:
             if same:
                 return ("play", max(same))
         # take a rich card, or any trick when the opponent is closing in and we have none
-        danger = not sim.tricks[seat] and sim.pts[1 - seat] + sim.pending[1 - seat] >= 40
+        danger = not sim.tricks[seat] and sim.pts[1 - seat] + sim.pending[1 - seat] >= 33
         if winners and (VALUE[led] >= 10 or danger):
             return ("play", min(winners, key=lambda c: (c // 6 == trump, (keep >> c) & 1,
                                                         VALUE[c], c)))
