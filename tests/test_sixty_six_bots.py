@@ -196,3 +196,34 @@ def test_deals_are_consistent_with_what_the_seat_has_seen(seed, steps):
     assert sorted(theirs | set(stock) | set(v.hand) | set(v.played)) == sorted(ss.DECK)
     for suit in v.voids[1 - me]:
         assert all(c[-1] != suit for c in theirs if c not in v.opponent_known)
+
+
+# ----------------------------------------------------------------------------- playout policy
+
+
+def open_stock_sim(hands, pts, tricks, leader, table=-1):
+    """A simulated hand with the stock open, trump clubs, cards given as codes."""
+    sim = bots.Sim.__new__(bots.Sim)
+    sim.hands = [sum(1 << bots.INDEX[c] for c in h) for h in hands]
+    held = set(hands[0]) | set(hands[1])
+    sim.stock = [bots.INDEX[c] for c in ss.DECK if c not in held][:6]
+    sim.trump, sim.closed, sim.leader, sim.table = 3, -1, leader, table
+    sim.pts, sim.tricks, sim.pending = list(pts), list(tricks), [0, 0]
+    sim.must_win, sim.result, sim.last = False, None, leader
+    return sim
+
+
+def test_playout_leader_near_33_leads_what_a_trickless_opponent_cannot_take():
+    sim = open_stock_sim([["AS", "9H", "JD"], ["9S", "JH", "QD"]], pts=(40, 0), tricks=(3, 0),
+                         leader=0)
+    assert bots.heuristic_move(sim) == ("play", bots.INDEX["AS"])
+    sim.pts = [20, 0]  # far from 66: the cheapest card, as before
+    assert bots.heuristic_move(sim) == ("play", bots.INDEX["9H"])
+
+
+def test_playout_trickless_follower_takes_a_trick_when_the_opponent_nears_33():
+    sim = open_stock_sim([["9C", "JS", "QD"], ["AS", "10S", "KH"]], pts=(0, 35), tricks=(0, 3),
+                         leader=1, table=bots.INDEX["9H"])
+    assert bots.heuristic_move(sim) == ("play", bots.INDEX["9C"])
+    sim.pts = [0, 20]
+    assert bots.heuristic_move(sim) == ("play", bots.INDEX["JS"])
