@@ -44,10 +44,12 @@ def listen_files(args: argparse.Namespace) -> int:
     suited = args.game == "sixty-six"
 
     def allowed(intent: Intent) -> bool:
-        if intent.kind == "play":
-            return intent.rank in ranks and (intent.suit is not None) == suited or \
-                (intent.rank in ranks and intent.suit is None and intent.value is None)
-        return intent.kind in ("command", "rules")
+        """A game's phrases for the cards in hand (any value), and every question."""
+        if intent.kind != "play":
+            return intent.kind in ("command", "rules")
+        if intent.rank not in ranks:
+            return False
+        return intent.value is None if suited else intent.suit is None
 
     vocabulary = grammar.vocabulary(allowed)
     code = 0
