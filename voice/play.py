@@ -7,14 +7,12 @@ import sys
 from contextlib import ExitStack
 from typing import List
 
-from .cli import _split
+from .cli import GAMES, _split
 from .errors import UserError, sentence
 from .phrasebook import Phrasebook
 from .saves import SaveError, Seat, read_save
 from .understanding import Grammar
 
-BOT_KINDS = {"doksan": ("random", "strong"), "classic": ("random", "strong"),
-             "sixty-six": ("random", "greedy", "sampling", "strong")}
 
 
 def _game_parts(game: str, grammar: Grammar, phrases: Phrasebook, strict_memory: bool = False):
@@ -29,12 +27,20 @@ def _game_parts(game: str, grammar: Grammar, phrases: Phrasebook, strict_memory:
     return ninety_nine, NinetyNineTalk(grammar, phrases), ninety_nine_bots.make_bot
 
 
+def _bot_kinds(game: str):
+    if game == "sixty-six":
+        from engine.sixty_six_bots import BOTS
+        return tuple(BOTS)
+    from engine.ninety_nine_bots import KINDS
+    return KINDS
+
+
 def _seats(args: argparse.Namespace) -> List[Seat]:
     humans = _split(args.players) or (["Player"] if not args.bots else [])
     bots = _split(args.bots)
     if args.players is None and args.bots is None:
         bots = ["strong"] if args.game == "sixty-six" else ["strong", "strong"]
-    kinds = BOT_KINDS[args.game]
+    kinds = _bot_kinds(args.game)
     for kind in bots:
         if kind not in kinds:
             raise UserError(f"Unknown bot {kind!r}; choose from {', '.join(kinds)}.")
@@ -71,7 +77,7 @@ def start_play(args: argparse.Namespace) -> int:
             game, state_json, seats, bot_seed = read_save(args.resume)
         except SaveError as exc:
             raise UserError(str(exc)) from None
-        if game not in BOT_KINDS:
+        if game not in GAMES:
             raise UserError(f"The save file {args.resume} is for an unknown game {game!r}.")
         args.game = game
         engine, talk, make_bot = _game_parts(game, grammar, phrases, args.strict_memory)
