@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .cards import InvalidCard, count_cards, french_deck, parse_card, rank_of, stack_deck
-from .records import Action, Event, Record
+from .records import Action, Event
 
 VARIANTS = ("doksan", "classic")
 MAX_PLAYERS = 10
@@ -595,7 +595,3 @@ def view(state: State, seat: int) -> View:
                 state.direction, state.turn, state.dealer, state.round, len(state.stock),
                 state.discards,
                 tuple(legal_actions(state)) if state.turn == seat and not is_over(state) else ())
-
-
-def event_from_json(data: Dict) -> Record:
-    return Event.from_json(data)

@@ -48,10 +48,6 @@ class Phrasebook:
         section, _, name = key.partition(".")
         return self.data[section][name].format(**fields)
 
-    def has(self, key: str) -> bool:
-        section, _, name = key.partition(".")
-        return name in self.data.get(section, {})
-
     def rank(self, rank: str, plural: bool = False) -> str:
         return self.data["rank_plural" if plural else "rank"][rank]
 

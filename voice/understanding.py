@@ -129,9 +129,5 @@ class Grammar:
         """The spoken phrases whose intent passes ``allowed(intent)``: the recognizer's words."""
         return sorted(p for p, intent in self.spoken.items() if allowed(intent))
 
-    def words(self, section: str, key: str) -> List[str]:
-        """Spoken words of a lexicon entry, e.g. words("ranks", "7") -> ["seven"]."""
-        return list(self.data[section][key]["spoken"])
-
     def command_words(self, name: str) -> Sequence[str]:
         return self.data["commands"][name]["spoken"]
