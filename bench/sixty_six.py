@@ -2,6 +2,7 @@
 
     python3 bench/sixty_six.py                      # 500 matches to 7 per opponent, 2 workers
     python3 bench/sixty_six.py --matches 100 --opponents sampling --workers 1
+    python3 bench/sixty_six.py --matches 1000 --opponents greedy   # the >= 99% target
 
 The strong bot takes seat 0 in even-numbered matches and seat 1 in odd ones; every match has
 its own seed, so a run is reproducible (the decision times are not).
