@@ -65,6 +65,8 @@ class NinetyNineTalk:
 
     def resolve(self, intent: Intent, state: nn.State, seat: int,
                 pending: Optional[Intent] = None) -> Outcome:
+        if intent.kind not in ("play", "value"):  # another game's move ("marry hearts")
+            return Outcome(refusal=self.p.say("dialog.sorry"), reason="not_understood")
         if intent.kind == "value":
             if pending is None or pending.rank != intent.rank:
                 return Outcome(refusal=self.p.say("dialog.sorry"), reason="unexpected_value")

@@ -1,11 +1,8 @@
 """How Sixty-Six is spoken: intents to moves, events to sentences, questions to answers.
 
-Moves that are not a card ("marry hearts", "exchange", "close", "sixty six") are written as
-commands in grammar.sixty_six.json, because the phrase compiler only knows cards and
-commands. The session sends commands to ``answer`` (questions), so this talk re-tags those
-phrases in the compiled grammar as ``Intent("move", name, suit)``, which the session sends
-to ``resolve`` like a card; "hearts" (``suit_H``) becomes ``Intent("suit")``, the answer to
-"Which ace: hearts or spades?".
+Moves that are not a card ("marry hearts", "exchange", "close", "sixty six") come from the
+grammar as ``Intent("move", name, suit)`` and go to ``resolve`` like a card; "hearts" is
+``Intent("suit")``, the answer to "Which ace: hearts or spades?".
 
 Dialog decisions:
 - "the ace" plays the one ace that may be played now, else asks which.
@@ -18,7 +15,7 @@ Dialog decisions:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from engine import sixty_six as ss
 from engine.cards import rank_of, suit_of
@@ -27,30 +24,11 @@ from .ninety_nine_talk import Outcome
 from .phrasebook import Phrasebook
 from .understanding import Grammar, Intent
 
-# Grammar command names that are moves, and the suit each carries.
-MOVES: Dict[str, Optional[str]] = {
-    "marriage": None, "marry_S": "S", "marry_H": "H", "marry_D": "D", "marry_C": "C",
-    "exchange": None, "close": None, "claim": None,
-}
-SUIT_ANSWERS = {"suit_S": "S", "suit_H": "H", "suit_D": "D", "suit_C": "C"}
 COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "last_trick",
             "turn", "repeat", "help", "slower", "faster", "louder", "quieter", "pause",
             "quit")
 ALIASES = {"total": "score"}        # typed "score" and "t" are the shared "total" command
 HIGH_TO_LOW = tuple(reversed(ss.RANKS))
-
-
-def moves_from_commands(grammar: Grammar) -> None:
-    """Re-tag the move and suit-answer commands of the compiled grammar (see the docstring)."""
-    for table in (grammar.spoken, grammar.typed):
-        for phrase, intent in table.items():
-            if intent.kind != "command":
-                continue
-            if intent.name in MOVES:
-                name = "marriage" if intent.name.startswith("marr") else intent.name
-                table[phrase] = Intent("move", name=name, suit=MOVES[intent.name])
-            elif intent.name in SUIT_ANSWERS:
-                table[phrase] = Intent("suit", suit=SUIT_ANSWERS[intent.name])
 
 
 class SixtySixTalk:
@@ -62,7 +40,6 @@ class SixtySixTalk:
         self.grammar = grammar
         self.p = phrases
         self.strict_memory = strict_memory
-        moves_from_commands(grammar)
 
     def s(self, key: str, **fields) -> str:
         return self.p.say("sixty_six." + key, **fields)

@@ -31,7 +31,9 @@ class Intent:
     """What a phrase means, before the rules are consulted.
 
     kind: "play" (rank, optional value and suit), "value" (an answer to "plus or minus?"),
-    "command" (name: total, turn, hand, quit, yes, no, ...), "rules" (rank: what does it do).
+    "command" (name: total, turn, hand, quit, yes, no, ...), "rules" (rank: what does it do),
+    "move" (a move that is not a card: name, optional suit, e.g. "marry hearts"),
+    "suit" (an answer to "which one: hearts or spades?").
     """
 
     kind: str
@@ -96,6 +98,16 @@ class Grammar:
         for name, entry in d["commands"].items():
             for phrase in _words(entry, spoken_only):
                 yield phrase, Intent("command", name=name)
+        for name, entry in d.get("moves", {}).items():  # moves that are not a card
+            for phrase in _words(entry, spoken_only):
+                yield phrase, Intent("move", name=name)
+        for suit, suit_entry in d.get("suits", {}).items():
+            for sword in _words(suit_entry, spoken_only):
+                for name, entry in d.get("suited_moves", {}).items():
+                    for t in _words(entry, spoken_only):
+                        yield t.format(suit=sword), Intent("move", name=name, suit=suit)
+                for t in templates("suit_answer_templates"):
+                    yield t.format(suit=sword), Intent("suit", suit=suit)
         for rank, entry in d["ranks"].items():
             rank_words = _words(entry, spoken_only)
             for word in rank_words:
