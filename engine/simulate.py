@@ -77,18 +77,25 @@ def simulate(game: str, bots: List[str], games: int, seed: int,
     elif options.variant != game:
         raise SimulationError(f"the options are for {options.variant}, not {game}")
     names = seat_names(bots)
+    return run_games(game, names, options, games, seed, progress,
+                     lambda number, game_seed: play_one(names, bots, options, game_seed))
+
+
+def run_games(game: str, names: Sequence[str], options, games: int, seed: int,
+              progress: Optional[Callable[[int, int], None]],
+              play_game: Callable[[int, int], Tuple[str, int]]) -> SimulationResult:
+    """Count the wins of ``play_game(number, game_seed) -> (winner, moves)`` over ``games``."""
     wins = {name: 0 for name in names}
     turns = 0
     started = time.perf_counter()
     for number in range(games):
-        game_seed = seed * 1_000_003 + number
-        winner, played = play_one(names, bots, options, game_seed)
+        winner, played = play_game(number, seed * 1_000_003 + number)
         wins[winner] += 1
         turns += played
         if progress is not None:
             progress(number + 1, games)
     elapsed = time.perf_counter() - started
-    return SimulationResult(game, names, wins, games, turns, elapsed, seed, options)
+    return SimulationResult(game, tuple(names), wins, games, turns, elapsed, seed, options)
 
 
 def play_one(names: Sequence[str], bots: Sequence[str], options: Options,

@@ -22,7 +22,7 @@ Q, K, 10, A) because thousands of playouts per decision must fit in a fraction o
 from __future__ import annotations
 
 import random
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from engine import sixty_six as ss
 from engine.records import Action

@@ -11,12 +11,11 @@ reverse order (a bot's wins are counted by its name, not its chair).
 """
 from __future__ import annotations
 
-import time
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import sixty_six as ss
-from .simulate import (SimulationError, SimulationResult, format_table, play_out, seat_names,
-                       to_json)
+from .simulate import (SimulationError, SimulationResult, format_table, play_out, run_games,
+                       seat_names, to_json)
 from .sixty_six_bots import BOTS, make_bot
 
 __all__ = ["simulate", "play_one", "format_table", "to_json", "SimulationError"]
@@ -36,19 +35,13 @@ def simulate(game: str, bots: List[str], games: int, seed: int,
         raise SimulationError("the number of games must be at least 1")
     options = options or ss.Options()
     names = seat_names(bots)
-    wins = {name: 0 for name in names}
-    turns = 0
-    started = time.perf_counter()
-    for number in range(games):
-        order = (0, 1) if number % 2 == 0 else (1, 0)
-        winner, played = play_one([names[i] for i in order], [bots[i] for i in order],
-                                  options, seed * 1_000_003 + number)
-        wins[winner] += 1
-        turns += played
-        if progress is not None:
-            progress(number + 1, games)
-    elapsed = time.perf_counter() - started
-    return SimulationResult(game, names, wins, games, turns, elapsed, seed, options)
+
+    def play_game(number: int, game_seed: int) -> Tuple[str, int]:
+        order = (0, 1) if number % 2 == 0 else (1, 0)  # seat 0 always leads the first hand
+        return play_one([names[i] for i in order], [bots[i] for i in order], options,
+                        game_seed)
+
+    return run_games(game, names, options, games, seed, progress, play_game)
 
 
 def play_one(names: Sequence[str], bots: Sequence[str], options: ss.Options,

@@ -3,7 +3,6 @@ into a PulseAudio null sink, the program captures its monitor with sounddevice, 
 utterances, recognizes them with PocketSphinx and plays the moves."""
 from __future__ import annotations
 
-import json
 import queue
 import subprocess
 import sys
@@ -13,12 +12,19 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import read_events
 from speech_clips import espeak_available, synthesize
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D"
 
 pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+
+
+def plays_in(events: Path):
+    """(player, card, total) of every play in an events file."""
+    return [(e["player"], e["card"], e["total"]) for e in read_events(events)
+            if e["type"] == "play"]
 
 
 class Game:
@@ -70,8 +76,8 @@ def test_a_game_by_live_microphone(virtual_audio, tmp_path):
     finally:
         if game.proc.poll() is None:
             game.proc.kill()
-    log = [json.loads(line) for line in events.read_text().splitlines()]
-    plays = [(e["player"], e["card"], e["total"]) for e in log if e["type"] == "play"]
+    log = read_events(events)
+    plays = plays_in(events)
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23), ("Bob", "10H", 33)]
     assert log[-1] == {"type": "game_over", "winner": "Bob"}
 
@@ -105,8 +111,7 @@ def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):
     finally:
         game.proc.stdin.close()
         game.proc.wait(timeout=30)
-    plays = [(e["player"], e["card"], e["total"])
-             for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
+    plays = plays_in(events)
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23)]
 
 
@@ -137,6 +142,5 @@ def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
         finally:
             game.proc.stdin.close()
             game.proc.wait(timeout=30)
-    plays = [(e["player"], e["card"], e["total"])
-             for e in map(json.loads, events.read_text().splitlines()) if e["type"] == "play"]
+    plays = plays_in(events)
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20)]
