@@ -14,20 +14,35 @@ Timing choices (all tunable):
 - min_speech_s = 0.15: shorter bursts (a click, a cup on the table) are dropped.
 - max_utterance_s = 8: a stream that never falls silent (music, a fan turning on) is cut.
 
-Push-to-talk (``hands_free=False``, or at any time in hands-free mode): ``key_down()`` starts an utterance, ``key_up()`` returns it (with the same
-lead padding); audio pushed outside a key press is only kept as that padding.
+Push-to-talk (``hands_free=False``, or at any time in hands-free mode): ``key_down()``
+starts an utterance, ``key_up()`` returns it (with the same lead padding); audio pushed
+outside a key press is only kept as that padding.
+
+Streaming: ``push_events`` reports an utterance while it is still being spoken, so a
+recognizer can decode during speech: START (the lead padding and the onset frames), AUDIO
+(each further piece), then END (the whole utterance: what START and AUDIO gave, then its
+last samples) or DISCARD (too short: a click).  With push-to-talk, ``key_down`` returns the
+START audio and ``key_up`` the whole utterance, or None for a discarded one.  ``push``
+gives only the ENDs, as whole utterances.
 """
 from __future__ import annotations
 
 import collections
 import math
-from typing import Deque, Iterable, Iterator, List, Optional
+from typing import Deque, Iterable, Iterator, List, NamedTuple, Optional
 
 import numpy as np
 
 FRAME_MS = 10
+START, AUDIO, END, DISCARD = "start", "audio", "end", "discard"
 _NOISE_WINDOW_S = 3.0      # noise floor = low percentile of this much recent audio
 _NOISE_PERCENTILE = 10.0
+
+
+class SegmentEvent(NamedTuple):
+    """A step of an utterance being cut: START, AUDIO, END or DISCARD, with its samples."""
+    kind: str
+    pcm: np.ndarray
 
 
 class Segmenter:
@@ -76,15 +91,29 @@ class Segmenter:
 
     def push(self, chunk: np.ndarray) -> List[np.ndarray]:
         """Add a chunk of int16 samples; return the utterances it completed (often none)."""
+        return [event.pcm for event in self.push_events(chunk) if event.kind == END]
+
+    def push_events(self, chunk: np.ndarray) -> List[SegmentEvent]:
+        """Add a chunk of int16 samples; return what happened to utterances in it, with the
+        AUDIO of one chunk joined into one event."""
         data = np.concatenate([self._pending, np.asarray(chunk, dtype=np.int16).ravel()])
         n = len(data) // self.frame
         self._pending = data[n * self.frame:]
-        done: List[np.ndarray] = []
+        events: List[SegmentEvent] = []
+        audio: List[np.ndarray] = []
         for i in range(n):
-            utt = self._step(data[i * self.frame:(i + 1) * self.frame])
-            if utt is not None:
-                done.append(utt)
-        return done
+            kind, pcm = self._step(data[i * self.frame:(i + 1) * self.frame])
+            if kind == AUDIO:
+                audio.append(pcm)
+                continue
+            if audio:
+                events.append(SegmentEvent(AUDIO, np.concatenate(audio)))
+                audio = []
+            if kind is not None:
+                events.append(SegmentEvent(kind, pcm))
+        if audio:
+            events.append(SegmentEvent(AUDIO, np.concatenate(audio)))
+        return events
 
     def flush(self) -> List[np.ndarray]:
         """End of stream: return the utterance in progress, if it is long enough."""
@@ -106,17 +135,18 @@ class Segmenter:
         for utt in self.flush():
             yield utt
 
-    def _step(self, frame: np.ndarray) -> Optional[np.ndarray]:
+    def _step(self, frame: np.ndarray):
+        """One 10 ms frame: (event kind or None, its samples)."""
         level = _frame_dbfs(frame)
         self._history.append(level)
         self.noise_dbfs = float(np.percentile(np.fromiter(self._history, float), _NOISE_PERCENTILE))
         if self._ptt:
             self._utt.append(frame)
-            return None
+            return AUDIO, frame
         if not self._in_speech:
             if not self.hands_free:          # push-to-talk only: just keep the lead padding
                 self._before.append(frame)
-                return None
+                return None, None
             loud = level >= max(self.noise_dbfs + self.start_margin_db, self.min_level_dbfs)
             self._loud_run = self._loud_run + 1 if loud else 0
             self._before.append(frame)
@@ -127,7 +157,8 @@ class Segmenter:
                 self._before.clear()
                 self._speech_frames = self._loud_run
                 self._quiet_run = 0
-            return None
+                return START, np.concatenate(self._utt)
+            return None, None
         self._utt.append(frame)
         if level >= max(self.noise_dbfs + self.stop_margin_db, self.min_level_dbfs - 5.0):
             self._speech_frames += 1
@@ -135,8 +166,9 @@ class Segmenter:
         else:
             self._quiet_run += 1
         if self._quiet_run >= self.trailing_frames or len(self._utt) >= self.max_frames:
-            return self._finish()
-        return None
+            utt = self._finish()
+            return (END, utt) if utt is not None else (DISCARD, frame[:0])
+        return AUDIO, frame
 
     def _finish(self) -> Optional[np.ndarray]:
         frames, speech = self._utt, self._speech_frames
@@ -150,14 +182,16 @@ class Segmenter:
 
     # ------------------------------------------------------------------ push-to-talk
 
-    def key_down(self) -> None:
-        """The talk key was pressed: start an utterance with the lead padding already heard."""
+    def key_down(self) -> np.ndarray:
+        """The talk key was pressed: start an utterance with the lead padding already heard,
+        and return that padding (the START audio; empty if the key was already down)."""
         if self._ptt:
-            return
+            return np.zeros(0, dtype=np.int16)
         self._ptt = True
         self._utt = list(self._before)[-self.lead_frames:] if self.lead_frames else []
         self._before.clear()
         self._in_speech = False
+        return np.concatenate(self._utt) if self._utt else np.zeros(0, dtype=np.int16)
 
     def key_up(self) -> Optional[np.ndarray]:
         """The talk key was released: the audio since key_down, or None if it was too short."""
