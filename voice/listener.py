@@ -10,12 +10,14 @@ import queue
 import select
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import IO, List, Optional, Sequence
 
 import numpy as np
 
 from .recognition import ACCEPT, REJECT, Hypothesis, Recognizer
+from .segmenter import AUDIO, DISCARD, END, START, SegmentEvent
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,18 @@ class KeyboardListener:
         pass
 
 
-_SPOKEN = object()  # push-to-talk: an utterance was recorded (not typed, not the end)
+_SPOKEN = object()  # push-to-talk: the key is down (not typed, not the end)
 
 
 class VoiceListener:
     """Live speech: a thread reads the audio source and cuts utterances; each ``listen``
-    decodes the next one with the vocabulary of the moment.
+    decodes the next one with the vocabulary of the moment, while it is being spoken.
+
+    The capture thread only cuts: it queues the segmenter's events (an utterance's START,
+    its AUDIO, its END or DISCARD).  The thread that called ``listen`` does all the
+    recognizer's work, so feeding happens only while a ``listen`` waits and can never race
+    ``set_vocabulary``.  Events queued while nobody listened (speech between two turns) are
+    decoded by the next ``listen`` with its vocabulary, as they were before streaming.
 
     Hands-free, the segmenter finds utterances by itself. With push-to-talk, Enter starts and
     Enter ends an utterance, and a typed line is taken as typed input, so the keyboard keeps
@@ -74,8 +82,9 @@ class VoiceListener:
         self.on_listening = on_listening
         self.live = True
         self._vocabulary: List[str] = []
-        self._utterances: "queue.Queue" = queue.Queue()
-        self._lock = threading.Lock()
+        self._events: "queue.Queue" = queue.Queue()  # SegmentEvents, an error, None at the end
+        self._lock = threading.Lock()     # the segmenter is used by the capture and key threads
+        self._talking = False             # push-to-talk: the key is down
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._capture, name="microphone", daemon=True)
         self._thread.start()
@@ -85,18 +94,18 @@ class VoiceListener:
             for chunk in self.source.chunks():
                 if self._stop.is_set():
                     return
-                with self._lock:
-                    done = self.segmenter.push(chunk)
-                for utterance in done:
-                    if not self.push_to_talk:
-                        self._utterances.put(utterance)
+                with self._lock:  # queued in order with the key thread's START and END
+                    for event in self.segmenter.push_events(chunk):
+                        if self._talking or not self.push_to_talk:
+                            self._events.put(event)
         except Exception as exc:  # handed to the game loop, which speaks it and goes on typing
-            self._utterances.put(exc)
-        self._utterances.put(None)
+            self._events.put(exc)
+        self._events.put(None)
 
     def listen(self, vocabulary: Sequence[str], prompt: str,
                timeout: Optional[float] = None) -> Optional[Heard]:
-        """The next utterance (None at the end of the audio; timeout: returns None too)."""
+        """The next utterance (None at the end of the audio).  With ``timeout``, None if no
+        utterance began in that time; one already begun is waited for to its end."""
         if self.push_to_talk and timeout is None:
             typed = self._push_to_talk(prompt)
             if typed is not _SPOKEN:
@@ -104,21 +113,61 @@ class VoiceListener:
         if list(vocabulary) != self._vocabulary:
             self.recognizer.set_vocabulary(vocabulary)
             self._vocabulary = list(vocabulary)
-        if self.on_listening and timeout is None:
+        if self.on_listening and timeout is None and not self.push_to_talk:
             self.on_listening()
-        try:
-            item = self._utterances.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if isinstance(item, Exception):
-            raise item
-        if item is None:
-            return None
-        return heard_from(self.recognizer.recognize(item.astype("<i2").tobytes()))
+        return self._decode_next(timeout)
+
+    def _decode_next(self, timeout: Optional[float]) -> Optional[Heard]:
+        """Feed the recognizer the next utterance as its events come; its Heard at the end."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        in_utterance, fed, failure = False, 0, None
+        while True:
+            wait = None if in_utterance or deadline is None else max(0.0,
+                                                                     deadline - time.monotonic())
+            try:
+                item = self._events.get(timeout=wait)
+            except queue.Empty:
+                return None
+            if item is None or isinstance(item, Exception):
+                if in_utterance and self.push_to_talk:
+                    failure = item  # the key-up still comes: decode the words, report it next
+                    continue
+                if in_utterance:
+                    self.recognizer.end()  # cut off by the failure: nothing to act on
+                if item is None:
+                    self._events.put(None)  # the end stays the end for later calls
+                    return None
+                raise item
+            kind, pcm = item
+            if kind == START:
+                self.recognizer.begin()
+                in_utterance, fed = True, self._feed(pcm)
+            elif not in_utterance:
+                continue
+            elif kind == AUDIO:
+                fed += self._feed(pcm)
+            else:  # END, or DISCARD: a click, a tap of the key
+                if kind == END:
+                    self._feed(pcm[fed:])  # the last samples, not reported as AUDIO
+                if self.on_listening and self.push_to_talk:
+                    self.on_listening()  # the key is up (as before streaming)
+                hypothesis = self.recognizer.end()
+                in_utterance = False
+                if failure is not None:
+                    self._events.put(failure)
+                if kind == END:
+                    return heard_from(hypothesis)
+                if self.push_to_talk:  # the player meant to speak: "say that again"
+                    return Heard("", REJECT, typed=False, confidence=0.0)
+
+    def _feed(self, pcm: np.ndarray) -> int:
+        if len(pcm):
+            self.recognizer.feed(pcm.astype("<i2").tobytes())
+        return len(pcm)
 
     def _push_to_talk(self, prompt: str):
-        """Wait for Enter, then record until the next Enter: _SPOKEN (an utterance is
-        queued), a typed line's Heard, or None at the end of input."""
+        """Wait for Enter, then start an utterance that the next Enter ends (in a thread, so
+        ``listen`` decodes meanwhile): _SPOKEN, a typed line's Heard, or None at the end."""
         sys.stdout.write(prompt + "(Enter to talk) ")
         sys.stdout.flush()
         line = self.keys.readline()
@@ -127,20 +176,30 @@ class VoiceListener:
         if line.strip():
             return Heard(line.strip())
         with self._lock:
-            self.segmenter.key_down()
+            self._talking = True
+            self._events.put(SegmentEvent(START, self.segmenter.key_down()))
         sys.stdout.write("Listening... Enter when done. ")
         sys.stdout.flush()
-        self.keys.readline()
+        threading.Thread(target=self._await_key_up, name="talk key", daemon=True).start()
+        return _SPOKEN
+
+    def _await_key_up(self) -> None:
+        try:
+            self.keys.readline()
+        except (OSError, ValueError):  # the keyboard is gone: that ends the utterance too
+            pass
         with self._lock:
             utterance = self.segmenter.key_up()
-        if utterance is None:  # too short to be speech: the recognizer rejects silence
-            utterance = np.zeros(1600, dtype=np.int16)
-        self._utterances.put(utterance)
-        return _SPOKEN
+            self._talking = False
+            if utterance is None:  # too short to be speech
+                self._events.put(SegmentEvent(DISCARD, np.zeros(0, dtype=np.int16)))
+            else:
+                self._events.put(SegmentEvent(END, utterance))
 
     def close(self) -> None:
         self._stop.set()
         self.source.close()
+        self._events.put(None)  # a listen() still waiting returns: the input has ended
 
 
 class WavFilesListener:

