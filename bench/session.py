@@ -3,19 +3,25 @@ the end of speech to the action and to the first sound of the answer.
 
     python3 bench/session.py [--utterances 40]
 
-Latency is measured on the real pipeline: synthesized commands (espeak-ng, noise floor) go
-chunk by chunk through the segmenter (hands-free: the utterance ends after the trailing
-silence; push-to-talk: at key up), the PocketSphinx recognizer, the dialog, the engine and
-the announcer; the first sound is timed by the real Speaker on a virtual sound card
-(a private PulseAudio null sink) when one can be started.
+Latency is measured on the real live pipeline: synthesized commands (espeak-ng, noise floor)
+arrive in real time, chunk by chunk, at the VoiceListener as from a microphone; it cuts them
+with the segmenter and feeds the recognizer while the command is spoken (hands-free: the
+utterance ends after the trailing silence; push-to-talk: at key up, an Enter on a pipe);
+then the dialog, the engine and the announcer answer.  The clock runs from the end of
+speech (hands-free) or the key release (push-to-talk) to the answer.  The first sound is
+timed by the real Speaker on a virtual sound card (a private PulseAudio null sink) when one
+can be started.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -28,7 +34,8 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from speech_clips import synthesize  # noqa: E402
-from voice.audio import WavSource  # noqa: E402
+from voice.audio import AudioSource, WavSource  # noqa: E402
+from voice.listener import VoiceListener  # noqa: E402
 from voice.ninety_nine_talk import NinetyNineTalk  # noqa: E402
 from voice.phrasebook import Phrasebook  # noqa: E402
 from voice.segmenter import Segmenter  # noqa: E402
@@ -62,18 +69,108 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(round(q / 100.0 * (len(values) - 1))))]
 
 
+class PacedSource(AudioSource):
+    """A microphone stand-in: the chunks arrive in real time; ``hooks[i]()`` runs when chunk
+    ``i`` is due, once the chunks before it were taken by the listener."""
+
+    def __init__(self, chunks, hooks=None):
+        self._chunks, self.hooks = chunks, hooks or {}
+        self.started = None
+        self._closed = threading.Event()
+
+    def chunks(self):
+        self.started = time.perf_counter()
+        due = 0.0
+        for i, chunk in enumerate(self._chunks):
+            due += len(chunk) / 16000.0
+            if self._closed.wait(max(0.0, self.started + due - time.perf_counter())):
+                return
+            if i in self.hooks:
+                self.hooks[i]()
+            yield chunk
+
+    def close(self):
+        self._closed.set()
+
+
+class EndTimer:
+    """The recognizer, timing each ``end()``: the decoding left once an utterance is over."""
+
+    def __init__(self, recognizer):
+        self.recognizer = recognizer
+        self.ends = []
+
+    def __getattr__(self, name):
+        return getattr(self.recognizer, name)
+
+    def end(self):
+        started = time.perf_counter()
+        hypothesis = self.recognizer.end()
+        self.ends.append(time.perf_counter() - started)
+        return hypothesis
+
+
+def answer(heard, grammar, talk, state):
+    """What the session does with a heard command: the dialog, the engine, the announcer."""
+    intent = grammar.parse(heard.text) if heard is not None else None
+    if intent is None:
+        return []
+    outcome = talk.resolve(intent, state, 0, None)
+    if outcome.action is None:
+        return [outcome.question or outcome.refusal or ""]
+    after, events = nn.apply(state, outcome.action)
+    return talk.announce(events, after, [0])
+
+
+def hands_free(recognizer, vocabulary, chunks, speech_end_s):
+    """Seconds from the end of speech to the listener's answer (None: nothing was cut)."""
+    source = PacedSource(chunks)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        heard = listener.listen(vocabulary, "")
+        return heard, time.perf_counter() - (source.started + speech_end_s)
+    finally:
+        listener.close()
+
+
+def push_to_talk(recognizer, vocabulary, chunks, release_at):
+    """Seconds from the key release (after chunk ``release_at - 1``) to the answer."""
+    read_end, write_end = os.pipe()
+    released = []
+
+    def release():
+        released.append(time.perf_counter())
+        os.write(write_end, b"\n")
+
+    os.write(write_end, b"\n")  # the key is down from the start (the clip has lead noise)
+    source = PacedSource(chunks, {release_at: release})
+    with os.fdopen(read_end) as keys:
+        listener = VoiceListener(source, Segmenter(hands_free=False), recognizer,
+                                 push_to_talk=True, keys=keys)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # its "Enter to talk" prompts
+                heard = listener.listen(vocabulary, "")
+            return heard, time.perf_counter() - released[0]
+        finally:
+            listener.close()
+            os.close(write_end)
+
+
 def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voice="en-us"):
+    """Rows of seconds by mode, the first-sound delays, and the decoding left after each
+    utterance: "streamed" (end() in the listener) against "whole" (the cut utterance
+    decoded at once, as the listener did before streaming), on the same clips."""
     grammar, phrases = Grammar.load(lang), Phrasebook.load(lang)
     talk = NinetyNineTalk(grammar, phrases)
-    recognizer = recognizer or SphinxRecognizer()
+    recognizer = EndTimer(recognizer or SphinxRecognizer())
     rows = {"hands-free": [], "push-to-talk": []}
+    decoding = {"streamed": [], "whole": []}
     sound = []
     for i in range(n):
         text, hand = commands[i % len(commands)]
         state = nn.new_game(["Ann", "Bob"], seed=i, deck=hand + ["5S", "5H", "5D"])
         state = replace(state, total=40)
         vocabulary = grammar.vocabulary(lambda intent: talk.allowed(intent, state, 0, None))
-        recognizer.set_vocabulary(vocabulary)
         clip = synthesize(text, voice=voice, speed=150 + 10 * (i % 4))
         chunks = list(WavSource(clip).chunks())
         pcm = np.concatenate(chunks)
@@ -81,36 +178,30 @@ def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voic
         speech_end_s = (loud[-1] + 1) / 16000.0
         silence = np.zeros(16000, dtype=np.int16) + np.random.default_rng(i).normal(
             0, 40, 16000).astype(np.int16)
-        segmenter = Segmenter()
-        fed_s, cut_s, utterance = 0.0, None, None
-        for chunk in chunks + [silence[j:j + 480] for j in range(0, len(silence), 480)]:
-            fed_s += len(chunk) / 16000.0
-            done = segmenter.push(chunk)
-            if done:
-                cut_s, utterance = fed_s, done[0]
-                break
-        if utterance is None:
-            continue
-        for mode, wait_s in (("hands-free", cut_s - speech_end_s), ("push-to-talk", 0.0)):
+        after = [silence[j:j + 480] for j in range(0, len(silence), 480)]
+        for mode in ("hands-free", "push-to-talk"):
+            if mode == "hands-free":
+                heard, wait_s = hands_free(recognizer, vocabulary, chunks + after, speech_end_s)
+                decoding["streamed"].append(recognizer.ends[-1])
+            else:
+                heard, wait_s = push_to_talk(recognizer, vocabulary, chunks + after, len(chunks))
+            if heard is None:
+                continue
             t0 = time.perf_counter()
-            hyp = recognizer.recognize(utterance.astype("<i2").tobytes())
-            intent = grammar.parse(hyp.text)
-            said = []
-            if intent is not None:
-                outcome = talk.resolve(intent, state, 0, None)
-                if outcome.action is not None:
-                    after, events = nn.apply(state, outcome.action)
-                    said = talk.announce(events, after, [0])
-                else:
-                    said = [outcome.question or outcome.refusal or ""]
-            work_s = time.perf_counter() - t0
-            rows[mode].append(wait_s + work_s)
+            said = answer(heard, grammar, talk, state)
+            rows[mode].append(wait_s + time.perf_counter() - t0)
             if speaker is not None and mode == "push-to-talk" and said:
                 speaker.say(said[0])
                 speaker.wait_until_quiet(10)
                 if speaker.last_start_delay is not None:
                     sound.append(speaker.last_start_delay)
-    return rows, sound
+        cut = Segmenter().segment(chunks + after)
+        utterance = next(iter(cut), None)
+        if utterance is not None:
+            t0 = time.perf_counter()
+            recognizer.recognizer.recognize(utterance.astype("<i2").tobytes())
+            decoding["whole"].append(time.perf_counter() - t0)
+    return rows, sound, decoding
 
 
 def vosk_latency(n):
@@ -122,10 +213,12 @@ def vosk_latency(n):
     folder = find_model("ko")
     if folder is None:
         print("(no Korean Vosk model installed: Vosk latency not measured)")
-        return {}
+        return {}, {}
     recognizer = VoskRecognizer(folder)
-    rows, _ = latency(n + 1, lang="ko", recognizer=recognizer, commands=KOREAN, voice="ko")
-    return {mode: values[1:] for mode, values in rows.items()}
+    rows, _, decoding = latency(n + 1, lang="ko", recognizer=recognizer, commands=KOREAN,
+                                voice="ko")
+    return ({mode: values[1:] for mode, values in rows.items()},
+            {way: values[1:] for way, values in decoding.items()})
 
 
 def main():
@@ -155,15 +248,16 @@ def main():
     except Exception as exc:  # no virtual sound card: latency to the action only
         print(f"(no virtual sound card: {exc}; first-sound latency not measured)")
     try:
-        rows, sound = latency(args.utterances, speaker)
-        vosk_rows = vosk_latency(args.utterances)
+        rows, sound, decoding = latency(args.utterances, speaker)
+        vosk_rows, vosk_decoding = vosk_latency(args.utterances)
     finally:
         if speaker is not None:
             speaker.close()
         if audio is not None:
             audio.stop()
     print()
-    print("Latency from the end of speech (ms): segmenter wait + decode + dialog + engine")
+    print("Latency from the end of speech or key release to the answer (ms): segmenter wait +"
+          " decoding left + dialog + engine")
     print(f"{'recognizer':22} {'mode':14} {'n':>4} {'mean':>7} {'p95':>7} {'max':>7}")
     for name, table in (("PocketSphinx en-us", rows), ("Vosk (Korean model)", vosk_rows)):
         for mode, values in table.items():
@@ -172,6 +266,15 @@ def main():
             ms = [v * 1000 for v in values]
             print(f"{name:22} {mode:14} {len(ms):4d} {statistics.mean(ms):7.0f} "
                   f"{percentile(ms, 95):7.0f} {max(ms):7.0f}")
+    print()
+    print("Decoding left once the utterance is cut (ms), on the same clips: streamed (the"
+          " listener's end()) vs the whole utterance decoded at the cut (before streaming)")
+    for name, table in (("PocketSphinx en-us", decoding), ("Vosk (Korean model)", vosk_decoding)):
+        for way, values in table.items():
+            if values:
+                ms = [v * 1000 for v in values]
+                print(f"{name:22} {way:14} {len(ms):4d} {statistics.mean(ms):7.0f} "
+                      f"{percentile(ms, 95):7.0f} {max(ms):7.0f}")
     if sound:
         ms = [v * 1000 for v in sound]
         print(f"say() to the first sound on the virtual card: mean {statistics.mean(ms):.0f} ms, "
