@@ -40,12 +40,13 @@ import numpy as np  # noqa: E402
 from engine import ninety_nine as nn  # noqa: E402
 from tests.speech_clips import RANK_WORDS, VOICES, noise_burst, synthesize_pcm  # noqa: E402
 from voice.audio import WavSource, noise_floor, speech_level_dbfs  # noqa: E402
+from voice.audio import resample  # noqa: E402
 from voice.recognition import ACCEPT, CONFIRM, REJECT  # noqa: E402
 from voice.ninety_nine_talk import NinetyNineTalk  # noqa: E402
 from voice.phrasebook import Phrasebook  # noqa: E402
 from voice.segmenter import Segmenter  # noqa: E402
 from voice.understanding import Grammar  # noqa: E402
-from voice.sphinx_backend import SphinxRecognizer  # noqa: E402
+from voice.sphinx_backend import MIN_MODULATION_DB, SphinxRecognizer  # noqa: E402
 
 def _fsdd_dir() -> Path:
     """CI places shared/ beside the clone; on the development machine it is /work/shared."""
@@ -264,21 +265,121 @@ def rec_judge(features: dict, strict: bool) -> str:
     return SphinxRecognizer.judge_features(features, strict)
 
 
-def calibrate(rec: SphinxRecognizer) -> None:
-    """Scores of right espeak-ng commands against CALIBRATION_OFF_TOPIC, by phrase length:
-    the figures the thresholds in voice/sphinx_backend.py were chosen from."""
+# The verdict's score is a weighted sum of these features (voice/sphinx_backend.py).
+SCORE_FEATURES = ("gpf", "llr", "silsp", "phone_err")
+
+
+def telephone(pcm: np.ndarray, seg: Segmenter, seed: int) -> np.ndarray:
+    """A synthesized clip as a poorer channel gives it: through 8 kHz and back, then the
+    microphone path (so the calibration sees a mismatched channel without using FSDD)."""
+    return mic_path(resample(resample(pcm, 16000, 8000), 8000, 16000), seg, seed)
+
+
+# Game words said when the vocabulary leaves them out (no question waits): calibration too.
+OUT_OF_TURN = ("yes", "no")
+
+
+def calibration_readings(rec: SphinxRecognizer, per_voice: int = 40):
+    """Features of right espeak-ng commands and of CALIBRATION_OFF_TOPIC and OUT_OF_TURN (with
+    noises), each clean, with white noise at 20 dB SNR, and through the telephone channel."""
+    rng, seg = random.Random(1234), Segmenter()
     right: list = []
-    espeak_voices(rec, 40, [], right, seed=1234)
+    for voice, speed in VOICES:
+        for channel in ("clean", "20 dB", "telephone"):
+            for j, (vocab, cmd) in enumerate(espeak_commands(rng, per_voice)):
+                rec.set_vocabulary(vocab)
+                pcm = synthesize_pcm(cmd, voice=voice, speed=speed, seed=j,
+                                     snr_db=20.0 if channel == "20 dB" else None)
+                hyp = rec.recognize((telephone(pcm, seg, j) if channel == "telephone" else pcm).tobytes())
+                if same_intent(hyp.text, cmd):
+                    right.append(dict(_reading(rec, hyp), channel=channel))
+    # The commonest move is a bare card ("seven"), rare among random phrases: every rank too.
+    for voice, speed in VOICES:
+        for j, rank in enumerate(RANK_WORDS):
+            rec.set_vocabulary(in_game_vocabulary(*random_hand(rng, must=rank)))
+            pcm = synthesize_pcm(rank, voice=voice, speed=speed)
+            for channel, utt in (("clean", pcm), ("20 dB", synthesize_pcm(rank, voice=voice, speed=speed,
+                                                                          snr_db=20.0, seed=j)),
+                                 ("telephone", telephone(pcm, seg, j))):
+                hyp = rec.recognize(utt.tobytes())
+                if same_intent(hyp.text, rank):
+                    right.append(dict(_reading(rec, hyp), channel=channel))
     off: list = []
-    off_topic(rec, CALIBRATION_OFF_TOPIC, off, seed=4321, show=False)
-    for words in (1, 2):
-        sel = lambda rs: [r["score"] for r in rs if "score" in r and not r.get("fallback")  # noqa: E731
-                          and min(2, len(r["text"].split())) == words]
-        good, bad = np.array(sel(right)), np.array(sel(off))
-        print("\n%s-word readings: right %d, off-topic %d; off-topic max %.2f" % (
-            "1" if words == 1 else "2+", len(good), len(bad), bad.max() if len(bad) else float("nan")))
+    rng = random.Random(4321)
+    for k, text in enumerate(CALIBRATION_OFF_TOPIC + OUT_OF_TURN):
+        for voice, speed in VOICES:
+            rec.set_vocabulary(in_game_vocabulary(*random_hand(rng)))
+            pcm = synthesize_pcm(text, voice=voice, speed=speed)
+            for channel, utt in (("clean", pcm), ("20 dB", synthesize_pcm(text, voice=voice, speed=speed,
+                                                                          snr_db=20.0, seed=k)),
+                                 ("telephone", telephone(pcm, seg, k))):
+                hyp = rec.recognize(utt.tobytes())
+                off.append(dict(_reading(rec, hyp), channel=channel, said=text))
+    for k, kind in enumerate(("cough", "click", "hum") * 4):
+        rec.set_vocabulary(in_game_vocabulary(*random_hand(rng)))
+        hyp = rec.recognize(noise_burst(kind, seed=k).tobytes())
+        off.append(dict(_reading(rec, hyp), channel="clean", said=kind))
+    return right, off
+
+
+def is_move(text: str) -> bool:
+    """Whether the session would take this reading as a move: it answers a question or a
+    command at CONFIRM as at ACCEPT, and asks "Seven?" only before a move."""
+    intent = GRAMMAR.parse(text)
+    return intent is not None and intent.kind not in ("command", "rules")
+
+
+def length(text: str) -> int:
+    """The phrase-length group of a reading: 1 word or 2+ (thresholds are per group)."""
+    return min(2, len(text.split()))
+
+
+def fit_score(right: list, off: list):
+    """Weights (gpf fixed at 0.1) from a grid: those that accept the most right readings
+    above the highest off-topic score of the same length group.  Returns the weights and the
+    usable right and off-topic readings with their scores."""
+    right = [r for r in right if "score" in r and not r.get("fallback")
+             and r["modulation"] >= MIN_MODULATION_DB]
+    off = [r for r in off if "score" in r and not r.get("fallback")
+           and r["modulation"] >= MIN_MODULATION_DB]
+    feats = lambda rs: np.array([[r[k] for k in SCORE_FEATURES] for r in rs])  # noqa: E731
+    grid = np.array([(0.1, a, b, c) for a in np.arange(0.0, 0.301, 0.02)
+                     for b in np.arange(-4.0, 0.001, 0.25) for c in np.arange(-8.0, 0.001, 0.2)])
+    sg, sb = feats(right) @ grid.T, feats(off) @ grid.T
+    gr, go = np.array([length(r["text"]) for r in right]), np.array([length(r["text"]) for r in off])
+    accepted = sum((sg[gr == n] > sb[go == n].max(axis=0)).sum(axis=0) for n in (1, 2))
+    best = grid[int(np.argmax(accepted))]
+    weights = dict(zip(SCORE_FEATURES, (round(float(x), 2) for x in best)))
+    return weights, (right, feats(right) @ best), (off, feats(off) @ best)
+
+
+def calibrate(rec: SphinxRecognizer) -> None:
+    """Fit the score's weights and print the figures the thresholds in
+    voice/sphinx_backend.py are chosen from (espeak-ng against CALIBRATION_OFF_TOPIC only)."""
+    weights, (right, sg), (off, sb) = fit_score(*calibration_readings(rec))
+    print("score = %s" % " + ".join("%g * %s" % (weights[k], k) for k in SCORE_FEATURES))
+    print("right readings %d, off-topic readings %d" % (len(sg), len(sb)))
+    gr, go = np.array([length(r["text"]) for r in right]), np.array([length(r["text"]) for r in off])
+    move_r = np.array([is_move(r["text"]) for r in right])
+    move_o = np.array([is_move(r["text"]) for r in off])
+    channel = np.array([r["channel"] for r in right])
+    for n in (1, 2):
+        good, bad = sg[gr == n], sb[go == n]
+        order = np.flatnonzero(go == n)[np.argsort(bad)[::-1][:3]]
+        print("\n%s-word readings: right %d, off-topic %d; off-topic top 3: %s" % (
+            "1" if n == 1 else "2+", len(good), len(bad), ", ".join(
+                "%.2f (%r -> %r)" % (sb[i], off[i]["said"], off[i]["text"]) for i in order)))
+        for c in ("clean", "20 dB", "telephone"):
+            sel = sg[(gr == n) & (channel == c)]
+            print("  %-9s right: %5s above the off-topic max" % (c, pct((sel > bad.max()).sum(), len(sel))))
         for q in (50, 25, 10, 5, 3):
-            print("  %d%% of right commands score below %.2f" % (q, np.percentile(good, q)))
+            print("  %d%% of right readings score below %.2f" % (q, np.percentile(good, q)))
+    # The session answers questions and commands at CONFIRM as at ACCEPT: only moves differ.
+    top = sb[move_o].max()
+    print("\noff-topic readings that would be moves: %d, max %.2f; right moves above it: %s "
+          "(clean %s, telephone %s)" % (move_o.sum(), top, pct((sg[move_r] > top).sum(), move_r.sum()),
+                                        *(pct((sg[move_r & (channel == c)] > top).sum(),
+                                              (move_r & (channel == c)).sum()) for c in ("clean", "telephone"))))
 
 
 def main() -> None:
