@@ -56,6 +56,8 @@ SCORE_WEIGHTS = {"gpf": 0.1, "llr": 0.04, "silsp": -0.25, "phone_err": -2.8}
 # (push-to-talk, the player means to speak) accepts 90% of right readings; below "confirm"
 # (3% of right readings) the answer is "say that again".
 THRESHOLDS = {1: (-4.38, -6.25, -6.99), 2: (-5.09, -5.57, -6.17)}
+# Accents cmudict lacks (soft onsets, non-rhotic endings): alternates the grammars may use.
+PRONUNCIATIONS = os.path.join(os.path.dirname(__file__), "lang", "en", "pronunciations.dict")
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
 _MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
 
@@ -66,7 +68,7 @@ class SphinxRecognizer(Recognizer):
     name = "pocketsphinx"
     sample_rate = 16000
 
-    def __init__(self, model_dir: Optional[str] = None, dictionary: Optional[str] = None,
+    def __init__(self, model_dir: Optional[str] = None,
                  strict: bool = True, options: Optional[Dict[str, object]] = None):
         """``strict`` (open microphone) accepts only readings that score above every off-topic
         utterance of the calibration set; ``strict=False`` suits push-to-talk, where the
@@ -79,7 +81,7 @@ class SphinxRecognizer(Recognizer):
             raise RecognizerError("PocketSphinx is not installed; install the pocketsphinx package.") from None
         base = model_dir or os.path.join(pocketsphinx.get_model_path(), "en-us")
         hmm = os.path.join(base, "en-us")
-        dictionary = dictionary or os.path.join(base, "cmudict-en-us.dict")
+        dictionary = os.path.join(base, "cmudict-en-us.dict")
         phone_lm = os.path.join(base, "en-us-phone.lm.bin")
         for path in (hmm, dictionary, phone_lm):
             if not os.path.exists(path):
@@ -90,6 +92,8 @@ class SphinxRecognizer(Recognizer):
             config = pocketsphinx.Config(**settings)
             self._decoder = pocketsphinx.Decoder(config)
             self._decoder.add_allphone_file("phones", phone_lm)
+            for word, phones in _read_pronunciations(PRONUNCIATIONS):
+                self._decoder.add_word(word, phones, False)
         except Exception as exc:  # the library raises plain RuntimeError/ValueError on bad models
             raise RecognizerError("The PocketSphinx model could not be loaded (%s)." % exc) from None
         self._logmath = self._decoder.get_logmath()
@@ -235,6 +239,13 @@ class SphinxRecognizer(Recognizer):
         text = " ".join(hyp.hypstr.split()) if hyp is not None else ""
         score = self._logmath.log(hyp.score) if hyp is not None and hyp.score > 0 else -1e9
         return text, score, segs, max(1, d.n_frames())
+
+
+def _read_pronunciations(path: str) -> List[Tuple[str, str]]:
+    """(word(N), phones) pairs of a cmudict-format file; ";;;" lines are comments."""
+    with open(path, encoding="utf-8") as f:
+        return [tuple(line.split(None, 1)) for line in (l.strip() for l in f)  # type: ignore
+                if line and not line.startswith(";")]
 
 
 def _normalize(phrase: str) -> str:
