@@ -41,7 +41,7 @@ from engine import ninety_nine as nn  # noqa: E402
 from tests.speech_clips import RANK_WORDS, VOICES, noise_burst, synthesize_pcm  # noqa: E402
 from voice.audio import WavSource, noise_floor, speech_level_dbfs  # noqa: E402
 from voice.audio import resample  # noqa: E402
-from voice.recognition import ACCEPT, CONFIRM, REJECT  # noqa: E402
+from voice.recognition import ACCEPT, REJECT  # noqa: E402
 from voice.ninety_nine_talk import NinetyNineTalk  # noqa: E402
 from voice.phrasebook import Phrasebook  # noqa: E402
 from voice.segmenter import Segmenter  # noqa: E402
@@ -221,8 +221,6 @@ def espeak_voices(rec: SphinxRecognizer, per_voice: int, latencies: list, right:
 
 def off_topic(rec: SphinxRecognizer, phrases, readings: list, seed: int = 5, show: bool = True) -> None:
     rng = random.Random(seed)
-    counts = defaultdict(int)
-    examples = []
     items = [(t, v, s) for t in phrases for v, s in VOICES[:4]]
     items += [(kind, None, None) for kind in ("cough", "click", "hum") for _ in range(4)]
     for k, (text, voice, speed) in enumerate(items):
@@ -230,35 +228,49 @@ def off_topic(rec: SphinxRecognizer, phrases, readings: list, seed: int = 5, sho
         pcm = (synthesize_pcm(text, voice=voice, speed=speed) if voice
                else noise_burst(text, seed=k))
         hyp = rec.recognize(pcm.tobytes())
-        counts[hyp.verdict] += 1
-        readings.append(_reading(rec, hyp))
-        if hyp.verdict == ACCEPT:
-            examples.append("%r -> %r (%s)" % (text, hyp.text, voice))
+        readings.append(dict(_reading(rec, hyp), said=text, voice=voice))
     if not show:
         return
-    n = len(items)
-    print("\n(c) off-topic speech and noises, random in-game vocabulary (held-out phrases)")
-    print("utterances %d: ACCEPTed as a move %d (%s), CONFIRM %d (%s), REJECT %d (%s)" % (
-        n, counts[ACCEPT], pct(counts[ACCEPT], n), counts[CONFIRM], pct(counts[CONFIRM], n),
-        counts[REJECT], pct(counts[REJECT], n)))
-    lenient = sum(rec_judge(r, False) == ACCEPT for r in readings)
-    print("with the lenient (push-to-talk) thresholds: ACCEPTed %d (%s)" % (lenient, pct(lenient, n)))
-    for e in examples:
-        print("  accepted:", e)
+    print("\n(c) off-topic speech and noises, random in-game vocabulary (held-out phrases), "
+          "%d utterances: what the session does" % len(items))
+    for strict, name in ((True, "open microphone"), (False, "push-to-talk")):
+        done = defaultdict(list)
+        for r in readings:
+            done[session_outcome(r, strict)].append(r)
+        print("  %-15s a move at once %d, a move asked first %d, answered as a question or "
+              "command %d, 'say that again' %d" % (name, len(done["move"]), len(done["confirm"]),
+                                                   len(done["command"]), len(done["again"])))
+        for r in done["move"]:
+            print("    became a move: %r -> %r (%s)" % (r["said"], r["text"], r["voice"]))
+
+
+def session_outcome(reading: dict, strict: bool) -> str:
+    """What the session does with a reading: "move" (played at once), "confirm" ("Seven?"
+    first), "command" (a question or command: answered at once, even when unsure) or
+    "again" ("Sorry, say that again")."""
+    verdict = rec_judge(reading, strict)
+    if verdict == REJECT:
+        return "again"
+    if not is_move(reading["text"]):
+        return "command"
+    return "move" if verdict == ACCEPT else "confirm"
 
 
 def verdict_table(groups) -> None:
-    print("\nverdicts on RIGHT readings and on off-topic speech, strict (open microphone) and "
-          "lenient (push-to-talk) thresholds")
-    print("%-22s %6s %9s %9s %9s %9s" % ("", "n", "accept", "confirm", "reject", "lenient acc"))
+    print("\nRIGHT readings: what the session does, open microphone (strict) and push-to-talk "
+          "(lenient) thresholds")
+    print("%-22s %6s %10s %10s %10s %10s %10s" % ("", "n", "at once", "asks first", "say again",
+                                                  "PTT once", "PTT asks"))
     for name, readings in groups:
         n = len(readings)
-        v = defaultdict(int)
+        strict, lenient = defaultdict(int), defaultdict(int)
         for r in readings:
-            v[r["verdict"]] += 1
-        lenient = sum(rec_judge(r, False) == ACCEPT for r in readings)
-        print("%-22s %6d %9s %9s %9s %9s" % (name, n, pct(v[ACCEPT], n), pct(v[CONFIRM], n),
-                                             pct(v[REJECT], n), pct(lenient, n)))
+            strict[session_outcome(r, True)] += 1
+            lenient[session_outcome(r, False)] += 1
+        print("%-22s %6d %10s %10s %10s %10s %10s" % (
+            name, n, pct(strict["move"] + strict["command"], n), pct(strict["confirm"], n),
+            pct(strict["again"], n), pct(lenient["move"] + lenient["command"], n),
+            pct(lenient["confirm"], n)))
 
 
 def rec_judge(features: dict, strict: bool) -> str:
@@ -266,7 +278,7 @@ def rec_judge(features: dict, strict: bool) -> str:
 
 
 # The verdict's score is a weighted sum of these features (voice/sphinx_backend.py).
-SCORE_FEATURES = ("gpf", "llr", "silsp", "phone_err")
+SCORE_FEATURES = ("gpf", "silsp", "phone_err")
 
 
 def telephone(pcm: np.ndarray, seg: Segmenter, seed: int) -> np.ndarray:
@@ -329,57 +341,50 @@ def is_move(text: str) -> bool:
     return intent is not None and intent.kind not in ("command", "rules")
 
 
-def length(text: str) -> int:
-    """The phrase-length group of a reading: 1 word or 2+ (thresholds are per group)."""
-    return min(2, len(text.split()))
-
-
 def fit_score(right: list, off: list):
-    """Weights (gpf fixed at 0.1) from a grid: those that accept the most right readings
-    above the highest off-topic score of the same length group.  Returns the weights and the
-    usable right and off-topic readings with their scores."""
-    right = [r for r in right if "score" in r and not r.get("fallback")
-             and r["modulation"] >= MIN_MODULATION_DB]
-    off = [r for r in off if "score" in r and not r.get("fallback")
-           and r["modulation"] >= MIN_MODULATION_DB]
+    """Weights (gpf fixed at 0.1) from a grid: those that accept the most right moves above
+    the highest off-topic reading that would be a move (the session answers questions and
+    commands at CONFIRM as at ACCEPT, so only moves need the margin).  Returns the weights
+    and the usable right and off-topic readings with their scores."""
+    usable = lambda rs: [r for r in rs if "score" in r and not r.get("fallback")  # noqa: E731
+                         and r["modulation"] >= MIN_MODULATION_DB]
+    right, off = usable(right), usable(off)
     feats = lambda rs: np.array([[r[k] for k in SCORE_FEATURES] for r in rs])  # noqa: E731
-    grid = np.array([(0.1, a, b, c) for a in np.arange(0.0, 0.301, 0.02)
-                     for b in np.arange(-4.0, 0.001, 0.25) for c in np.arange(-8.0, 0.001, 0.2)])
-    sg, sb = feats(right) @ grid.T, feats(off) @ grid.T
-    gr, go = np.array([length(r["text"]) for r in right]), np.array([length(r["text"]) for r in off])
-    accepted = sum((sg[gr == n] > sb[go == n].max(axis=0)).sum(axis=0) for n in (1, 2))
+    grid = np.array([(0.1, b, c) for b in np.arange(-4.0, 0.001, 0.25)
+                     for c in np.arange(-10.0, 0.001, 0.25)])
+    move_r = np.array([is_move(r["text"]) for r in right])
+    move_o = np.array([is_move(r["text"]) for r in off])
+    accepted = ((feats(right)[move_r] @ grid.T) > (feats(off)[move_o] @ grid.T).max(axis=0)).sum(axis=0)
     best = grid[int(np.argmax(accepted))]
     weights = dict(zip(SCORE_FEATURES, (round(float(x), 2) for x in best)))
     return weights, (right, feats(right) @ best), (off, feats(off) @ best)
 
 
 def calibrate(rec: SphinxRecognizer) -> None:
-    """Fit the score's weights and print the figures the thresholds in
-    voice/sphinx_backend.py are chosen from (espeak-ng against CALIBRATION_OFF_TOPIC only)."""
+    """Fit the score's weights and print the constants of voice/sphinx_backend.py with the
+    figures they come from (espeak-ng against CALIBRATION_OFF_TOPIC only)."""
     weights, (right, sg), (off, sb) = fit_score(*calibration_readings(rec))
-    print("score = %s" % " + ".join("%g * %s" % (weights[k], k) for k in SCORE_FEATURES))
-    print("right readings %d, off-topic readings %d" % (len(sg), len(sb)))
-    gr, go = np.array([length(r["text"]) for r in right]), np.array([length(r["text"]) for r in off])
     move_r = np.array([is_move(r["text"]) for r in right])
     move_o = np.array([is_move(r["text"]) for r in off])
     channel = np.array([r["channel"] for r in right])
-    for n in (1, 2):
-        good, bad = sg[gr == n], sb[go == n]
-        order = np.flatnonzero(go == n)[np.argsort(bad)[::-1][:3]]
-        print("\n%s-word readings: right %d, off-topic %d; off-topic top 3: %s" % (
-            "1" if n == 1 else "2+", len(good), len(bad), ", ".join(
-                "%.2f (%r -> %r)" % (sb[i], off[i]["said"], off[i]["text"]) for i in order)))
-        for c in ("clean", "20 dB", "telephone"):
-            sel = sg[(gr == n) & (channel == c)]
-            print("  %-9s right: %5s above the off-topic max" % (c, pct((sel > bad.max()).sum(), len(sel))))
-        for q in (50, 25, 10, 5, 3):
-            print("  %d%% of right readings score below %.2f" % (q, np.percentile(good, q)))
-    # The session answers questions and commands at CONFIRM as at ACCEPT: only moves differ.
     top = sb[move_o].max()
-    print("\noff-topic readings that would be moves: %d, max %.2f; right moves above it: %s "
-          "(clean %s, telephone %s)" % (move_o.sum(), top, pct((sg[move_r] > top).sum(), move_r.sum()),
-                                        *(pct((sg[move_r & (channel == c)] > top).sum(),
-                                              (move_r & (channel == c)).sum()) for c in ("clean", "telephone"))))
+    print("right readings %d (moves %d), off-topic readings %d (would be moves %d)" % (
+        len(sg), move_r.sum(), len(sb), move_o.sum()))
+    order = np.flatnonzero(move_o)[np.argsort(sb[move_o])[::-1][:3]]
+    print("highest off-topic moves: %s" % ", ".join(
+        "%.2f (%r -> %r)" % (sb[i], off[i]["said"], off[i]["text"]) for i in order))
+    for c in ("clean", "20 dB", "telephone"):
+        sel = sg[move_r & (channel == c)]
+        print("  %-9s right moves above them: %s" % (c, pct((sel > top).sum(), len(sel))))
+    for q in (50, 10, 5, 3):
+        print("  %d%% of right readings score below %.2f" % (q, np.percentile(sg, q)))
+    print("\nSCORE_WEIGHTS = %r" % weights)
+    print("THRESHOLDS = (%.2f, %.2f, %.2f)  # strict: max + %.1f; lenient: max; confirm: 5th "
+          "percentile" % (top + STRICT_MARGIN, top, np.percentile(sg, 5), STRICT_MARGIN))
+
+
+# Above the highest calibration off-topic move: a margin for phrases never seen.
+STRICT_MARGIN = 0.4
 
 
 def main() -> None:
@@ -397,8 +402,7 @@ def main() -> None:
     fsdd(rec, 120 if args.quick else 0, lat_fsdd, r_fsdd)
     espeak_voices(rec, 10 if args.quick else 30, lat_espeak, r_espeak)
     off_topic(rec, OFF_TOPIC, r_off)
-    verdict_table([("FSDD right readings", r_fsdd), ("espeak right (clean)", r_espeak),
-                   ("off-topic (held out)", r_off)])
+    verdict_table([("FSDD right readings", r_fsdd), ("espeak right (clean)", r_espeak)])
     lat = np.array(lat_fsdd + lat_espeak) * 1000
     print("\n(d) decode latency, end of utterance -> hypothesis, %d utterances:" % len(lat))
     print("  mean %.0f ms, p95 %.0f ms (the segmenter adds its %.1f s trailing silence before this)"
