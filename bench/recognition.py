@@ -279,6 +279,8 @@ def rec_judge(features: dict, strict: bool) -> str:
 
 # The verdict's score is a weighted sum of these features (voice/sphinx_backend.py).
 SCORE_FEATURES = ("gpf", "silsp", "phone_err")
+# Above the highest calibration off-topic move: a margin for phrases never seen.
+STRICT_MARGIN = 0.4
 
 
 def telephone(pcm: np.ndarray, seg: Segmenter, seed: int) -> np.ndarray:
@@ -381,10 +383,6 @@ def calibrate(rec: SphinxRecognizer) -> None:
     print("\nSCORE_WEIGHTS = %r" % weights)
     print("THRESHOLDS = (%.2f, %.2f, %.2f)  # strict: max + %.1f; lenient: max; confirm: 5th "
           "percentile" % (top + STRICT_MARGIN, top, np.percentile(sg, 5), STRICT_MARGIN))
-
-
-# Above the highest calibration off-topic move: a margin for phrases never seen.
-STRICT_MARGIN = 0.4
 
 
 def main() -> None:
