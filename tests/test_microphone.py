@@ -62,6 +62,40 @@ def best_match(recorded: np.ndarray, clip: np.ndarray):
     return float(score[lag]), lag
 
 
+PIECE_S = 0.4
+
+
+def pieces_found(recorded: np.ndarray, clip: np.ndarray, rate: int):
+    """(score, lag) of each voiced 0.4 s piece of ``clip`` where it best matches ``recorded``.
+
+    Matched piece by piece, not whole: on a busy machine one block can be lost or a few
+    milliseconds of silence slipped in between the player and the virtual speaker, and a
+    single such seam already halves the correlation of the whole sentence.
+    """
+    size = int(rate * PIECE_S)
+    found = []
+    for start in range(0, len(clip) - size + 1, size):
+        piece = clip[start: start + size]
+        if frame_levels_db(piece, rate).max() < -40:          # a pause: nothing to find
+            continue
+        score, lag = best_match(recorded, piece)
+        found.append((score, lag - start))                    # lag of the clip's start
+    return found
+
+
+def assert_played_whole(recorded: np.ndarray, clip: np.ndarray, rate: int, overflows: int):
+    """Every voiced piece of ``clip`` is in ``recorded`` (one seam allowed), in order and at
+    real-time pace: the sentence arrived whole, resampled to ``rate`` correctly."""
+    found = pieces_found(recorded, clip, rate)
+    good = [lag for score, lag in found if score > 0.8]
+    assert len(found) >= 2 and len(good) >= len(found) - 1, (
+        "the captured audio does not contain the played speech: piece scores %s "
+        "(the device reported %d lost blocks)" % ([round(s, 2) for s, _ in found], overflows))
+    # Each piece sits where the first put the clip, give or take one seam: the right pace.
+    assert max(good) - min(good) < 0.15 * rate, "pieces out of place: %s" % good
+    return min(good)
+
+
 # --------------------------------------------------------------------------- without a device
 # (these run before the module's virtual sound card starts: this machine has no sound card)
 
@@ -112,13 +146,8 @@ def test_captures_played_speech_at_16_khz(virtual_audio, tmp_path):
         recorded = capture.stop()
     assert capture.error is None
     assert all(c.dtype == np.int16 and c.ndim == 1 for c in capture.chunks)
-    score, lag = best_match(recorded, clip)
-    assert score > 0.8, "the captured audio does not contain the played speech (%.2f)" % score
+    lag = assert_played_whole(recorded, clip, 16000, mic.overflows)
     assert lag >= before - 16000 // 2                 # it arrived after it was played
-    # Loud where the clip is loud, quiet where it is quiet: the whole sentence, in real time.
-    heard = recorded[lag: lag + len(clip)]
-    assert len(heard) == len(clip)
-    assert np.corrcoef(frame_levels_db(heard, 16000), frame_levels_db(clip, 16000))[0, 1] > 0.9
 
 
 def test_ignores_the_programs_own_voice(virtual_audio):
@@ -149,8 +178,8 @@ def test_ignores_the_programs_own_voice(virtual_audio):
     assert len(during) < 16000 * 0.5
     assert (frame_levels_db(during, 16000) < -50).all() if len(during) >= 320 else True
     # ... and the player's words afterwards were.
-    score, lag = best_match(recorded, clip)
-    assert score > 0.8 and lag >= after_speech - 16000 // 2
+    lag = assert_played_whole(recorded, clip, 16000, mic.overflows)
+    assert lag >= after_speech - 16000 // 2
 
 
 def test_unplugged_microphone_raises_one_sentence():
