@@ -42,6 +42,11 @@ class Game:
         for line in self.proc.stdout:
             self.lines.put(line.rstrip("\n"))
 
+    def type(self, line: str = "") -> None:
+        """A line typed at the keyboard (an empty one is Enter, push-to-talk's key)."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
     def wait_for(self, *needles, timeout=40.0):
         """The first printed line containing one of ``needles``."""
         deadline = time.monotonic() + timeout
@@ -56,11 +61,16 @@ class Game:
         raise AssertionError(f"none of {needles} was printed; printed: {self.seen}")
 
 
+def voice_game(audio, events, *options: str) -> Game:
+    """Ann and Bob on the stacked deck, both playing by voice through ``audio``'s microphone."""
+    return Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
+                 "--input", "voice", "--backend", "sphinx", "--mute",
+                 "--events", str(events), *options], audio.client_env())
+
+
 def test_a_game_by_live_microphone(virtual_audio, tmp_path):
     events = tmp_path / "events.jsonl"
-    game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
-                 "--input", "voice", "--backend", "sphinx", "--mute",
-                 "--events", str(events)], virtual_audio.client_env())
+    game = voice_game(virtual_audio, events)
     try:
         game.wait_for("Ann, your turn.")
         time.sleep(1.0)  # the segmenter learns the room's noise floor
@@ -85,28 +95,20 @@ def test_a_game_by_live_microphone(virtual_audio, tmp_path):
 def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):
     """Enter starts and Enter ends each utterance; a typed line still counts as typed."""
     events = tmp_path / "events.jsonl"
-    game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
-                 "--input", "voice", "--push-to-talk", "--backend", "sphinx", "--mute",
-                 "--events", str(events)], virtual_audio.client_env())
-
-    def press_enter():
-        game.proc.stdin.write("\n")
-        game.proc.stdin.flush()
+    game = voice_game(virtual_audio, events, "--push-to-talk")
 
     try:
         game.wait_for("Ann, your turn.")
         for phrase, total in [("play the ten", "Total 10."), ("play the king", "Total 20.")]:
-            press_enter()
+            game.type()
             time.sleep(0.3)
             virtual_audio.play_wav(synthesize(phrase))
-            press_enter()
+            game.type()
             line = game.wait_for(total, "?")
             if line.endswith("?"):
-                game.proc.stdin.write("yes\n")  # typed answers work in push-to-talk mode
-                game.proc.stdin.flush()
+                game.type("yes")  # typed answers work in push-to-talk mode
                 game.wait_for(total)
-        game.proc.stdin.write("3\n")
-        game.proc.stdin.flush()
+        game.type("3")
         game.wait_for("Total 23.")
     finally:
         game.proc.stdin.close()
@@ -124,9 +126,7 @@ def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
         pytest.skip(f"No virtual sound card: {exc}")
     events = tmp_path / "events.jsonl"
     with audio:
-        game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
-                     "--input", "voice", "--backend", "sphinx", "--mute",
-                     "--events", str(events)], audio.client_env())
+        game = voice_game(audio, events)
         try:
             game.wait_for("Ann, your turn.")
             time.sleep(1.0)
@@ -136,8 +136,7 @@ def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
                 game.wait_for("Total 10.")
             audio.kill_daemon()
             game.wait_for("The microphone stopped working; play continues from the keyboard.")
-            game.proc.stdin.write("king\n")
-            game.proc.stdin.flush()
+            game.type("king")
             game.wait_for("Total 20.")
         finally:
             game.proc.stdin.close()
