@@ -175,8 +175,8 @@ class VirtualAudio:
 
     def play_wav(self, path, wait: bool = True) -> subprocess.Popen:
         """Play a WAV file into the virtual speaker at real-time pace."""
-        # A 100 ms buffer: with 20 ms a busy machine starved paplay, and the sink slipped
-        # silence into the middle of the speech.
+        # A 100 ms buffer: with 20 ms a busy machine can starve paplay, and the sink then
+        # slips silence into the middle of the speech.
         proc = subprocess.Popen(["paplay", "--device=" + SINK, "--latency-msec=100", str(path)],
                                 env=self.client_env(), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
