@@ -10,8 +10,8 @@ import pytest
 from tests.virtual_audio import VirtualAudio, frame_levels_db
 from voice.audio import read_wav
 from voice.earcons import NAMES, EarconError, earcon
-from voice.speaker import (MAX_RATE_WPM, MIN_RATE_WPM, Speaker, SpeakerError, render_speech,
-                           render_to_wav)
+from voice.speaker import (MAX_RATE_WPM, MIN_RATE_WPM, Speaker, SpeakerError, TtsWorker,
+                           render_speech, render_to_wav)
 
 LONG = ("North plays the queen of hearts. The total is ninety one. "
         "East plays the seven of clubs. The total is ninety eight.")   # about 7 s
@@ -101,6 +101,21 @@ def test_speech_rate_changes_the_duration():
     fast, rate2 = render_speech("Seven of spades, total ninety.", rate_wpm=300)
     assert rate == rate2
     assert len(slow) > 1.6 * len(fast)
+
+
+def test_one_engine_renders_every_request_whole_and_at_its_own_rate():
+    # espeak-ng takes a rate change on its own thread: a render started before it had was
+    # spoken at the previous rate, or cut to nothing by pyttsx3's runAndWait().
+    worker = TtsWorker()
+    lengths = {120: [], 300: []}
+    try:
+        for _ in range(8):
+            for wpm in lengths:
+                pcm, _ = worker.render("Seven of spades, total ninety.", wpm)
+                lengths[wpm].append(len(pcm))
+    finally:
+        worker.close()
+    assert min(lengths[120]) > 2 * max(lengths[300]), lengths
 
 
 # --------------------------------------------------------------------------- text-only modes

@@ -194,6 +194,10 @@ def _worker_main() -> None:
     try:
         import pyttsx3
         engine = pyttsx3.init()
+        wait_until_idle = _espeak_idle_waiter()
+        # pyttsx3 holds property changes until its first run; one empty run applies them at once.
+        wait_until_idle()
+        engine.runAndWait()
         # espeak-ng synthesizes in its own thread: runAndWait() can return before the file is
         # written, so wait for pyttsx3's "finished-utterance", sent after the file is closed.
         engine.connect("finished-utterance", lambda **event: finished.set())
@@ -218,6 +222,7 @@ def _worker_main() -> None:
                 elif command == "find_voice":
                     send({"ok": True, "voice": _match_voice(request["voice"], voices)})
                 elif command == "render":
+                    wait_until_idle()
                     for key in ("rate", "voice"):
                         value = request.get(key)
                         if value and value != settings[key]:
@@ -225,6 +230,7 @@ def _worker_main() -> None:
                                 value = _match_voice(value, voices)
                             engine.setProperty(key, value)
                             settings[key] = value
+                    wait_until_idle()
                     if os.path.exists(wav_path):
                         os.unlink(wav_path)   # never read the last utterance by mistake
                     finished.clear()
@@ -245,6 +251,26 @@ def _worker_main() -> None:
     finally:
         if os.path.exists(wav_path):
             os.unlink(wav_path)
+
+
+def _espeak_idle_waiter() -> Callable[[], None]:
+    """A function that waits until espeak-ng has run every command it was given.
+
+    espeak-ng runs commands (a rate change, an utterance) on its own thread, and pyttsx3's
+    runAndWait() cancels whatever is still running there: a rate change just made can be
+    dropped, or the new utterance cut to nothing.  Waiting for espeak-ng to be idle before
+    and after changing a property makes every render complete and at the asked rate.
+    """
+    try:
+        from pyttsx3.drivers import _espeak   # pyttsx3's binding of libespeak-ng
+    except Exception:   # another speech engine (not Linux): nothing to wait for
+        return lambda: None
+
+    def wait() -> None:
+        deadline = time.monotonic() + _RENDER_TIMEOUT_S
+        while _espeak.IsPlaying() and time.monotonic() < deadline:
+            time.sleep(0.002)
+    return wait
 
 
 def _match_voice(wanted: str, voices: List[Tuple[str, List[str]]]) -> str:
