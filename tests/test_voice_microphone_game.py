@@ -47,6 +47,18 @@ class Game:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
+    def end(self) -> None:
+        """The keyboard closed (end of input ends the program), then the program waited for."""
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+    def say_move(self, audio, phrase: str, total: str) -> None:
+        """``phrase`` spoken into ``audio``'s microphone; a "yes" if the program asks first."""
+        audio.play_wav(synthesize(phrase))
+        if self.wait_for(total, "?").endswith("?"):   # "Ten, plus 10?": it was not sure
+            audio.play_wav(synthesize("yes"))
+            self.wait_for(total)
+
     def wait_for(self, *needles, timeout=40.0):
         """The first printed line containing one of ``needles``."""
         deadline = time.monotonic() + timeout
@@ -76,11 +88,7 @@ def test_a_game_by_live_microphone(virtual_audio, tmp_path):
         time.sleep(1.0)  # the segmenter learns the room's noise floor
         for phrase, total in [("play the ten", "Total 10."), ("play the king", "Total 20."),
                               ("play the three", "Total 23."), ("ten plus", "Total 33.")]:
-            virtual_audio.play_wav(synthesize(phrase))
-            line = game.wait_for(total, "?")
-            if line.endswith("?"):  # "Ten, plus 10?": the recognizer was not sure, say yes
-                virtual_audio.play_wav(synthesize("yes"))
-                game.wait_for(total)
+            game.say_move(virtual_audio, phrase, total)
         game.wait_for("Game over. Bob wins the game!")
         assert game.proc.wait(timeout=30) == 0
     finally:
@@ -111,8 +119,7 @@ def test_push_to_talk_by_live_microphone(virtual_audio, tmp_path):
         game.type("3")
         game.wait_for("Total 23.")
     finally:
-        game.proc.stdin.close()
-        game.proc.wait(timeout=30)
+        game.end()
     plays = plays_in(events)
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23)]
 
@@ -130,16 +137,12 @@ def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
         try:
             game.wait_for("Ann, your turn.")
             time.sleep(1.0)
-            audio.play_wav(synthesize("play the ten"))
-            if game.wait_for("Total 10.", "?").endswith("?"):
-                audio.play_wav(synthesize("yes"))
-                game.wait_for("Total 10.")
+            game.say_move(audio, "play the ten", "Total 10.")
             audio.kill_daemon()
             game.wait_for("The microphone stopped working; play continues from the keyboard.")
             game.type("king")
             game.wait_for("Total 20.")
         finally:
-            game.proc.stdin.close()
-            game.proc.wait(timeout=30)
+            game.end()
     plays = plays_in(events)
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20)]
