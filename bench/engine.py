@@ -20,8 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import ninety_nine as nn  # noqa: E402
-from engine.ninety_nine_bots import KINDS, make_bot  # noqa: E402
-from engine.simulate import format_table, simulate  # noqa: E402
+from engine.ninety_nine_bots import BOTS, make_bot  # noqa: E402
+from tests.cli_runner import simulate_game as simulate  # noqa: E402
+from voice.cli.simulate import format_table  # noqa: E402
 
 VARIANTS = ("doksan", "classic")
 
@@ -125,7 +126,7 @@ def main() -> None:
     for variant in VARIANTS:
         views = (positions(variant, 3, args.decisions // 2)
                  + positions(variant, 4, args.decisions - args.decisions // 2))
-        for kind in KINDS:
+        for kind in tuple(BOTS):
             wall_mean, wall_p99, cpu_mean, cpu_p99 = decision_times(kind, views)
             print(f"{kind:<7} {variant:<8} {wall_mean * 1000:>12.3f} {wall_p99 * 1000:>11.3f} "
                   f"{cpu_mean * 1000:>11.3f} {cpu_p99 * 1000:>10.3f}")

@@ -39,14 +39,14 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from tests.speech_clips import RANK_WORDS, VOICES, noise_burst, synthesize_pcm  # noqa: E402
-from voice.audio import WavSource, noise_floor, speech_level_dbfs  # noqa: E402
-from voice.audio import resample  # noqa: E402
-from voice.recognition import ACCEPT, REJECT  # noqa: E402
-from voice.ninety_nine_talk import NinetyNineTalk  # noqa: E402
-from voice.phrasebook import Phrasebook  # noqa: E402
-from voice.segmenter import Segmenter  # noqa: E402
-from voice.understanding import Grammar  # noqa: E402
-from voice.sphinx_backend import MIN_MODULATION_DB, SphinxRecognizer  # noqa: E402
+from voice.lang import Language
+from voice.hear.audio import WavSource  # noqa: E402
+from voice.dsp import noise_floor, speech_level_dbfs  # noqa: E402
+from voice.dsp import resample  # noqa: E402
+from voice.hear.recognizer import ACCEPT, REJECT  # noqa: E402
+from voice.games.ninety_nine import NinetyNineTalk  # noqa: E402
+from voice.hear.segmenter import Segmenter  # noqa: E402
+from voice.hear.sphinx import MIN_MODULATION_DB, SphinxRecognizer  # noqa: E402
 
 def _fsdd_dir() -> Path:
     """CI places shared/ beside the clone; on the development machine it is /work/shared."""
@@ -59,8 +59,8 @@ def _fsdd_dir() -> Path:
 FSDD = _fsdd_dir()
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 RANK_CODES = dict(zip(RANK_WORDS, ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")))
-GRAMMAR = Grammar.load("en")
-TALK = NinetyNineTalk(GRAMMAR, Phrasebook.load("en"))
+GRAMMAR = Language.load("en").grammar
+TALK = NinetyNineTalk(GRAMMAR, Language.load("en").phrases)
 # Held out: none of these phrases was used to calibrate the rejection thresholds.
 OFF_TOPIC = ("could you turn on the radio", "my name is peter", "where is the remote",
              "i need a coffee", "it is cold in here", "catherine", "anthony", "see you later",
@@ -391,7 +391,7 @@ def main() -> None:
     ap.add_argument("--calibrate", action="store_true", help="print the calibration figures only")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    rec = SphinxRecognizer()
+    rec = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
     if args.calibrate:
         calibrate(rec)
         return

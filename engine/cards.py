@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable, List, Sequence, Tuple
 
+from engine.api import RulesError
+
 RANKS: Tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: Tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -22,7 +24,7 @@ RANK_NAMES = {
 }
 
 
-class InvalidCard(ValueError):
+class InvalidCard(RulesError):
     """Not a card code at all."""
 
 

@@ -19,17 +19,16 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .cards import InvalidCard, count_cards, french_deck, parse_card, rank_of, stack_deck
-from .records import Action, Event
+from engine.api import IllegalAction
+from engine.cards import InvalidCard, count_cards, french_deck, parse_card, rank_of, stack_deck
+from engine.records import Action, Event
 
+GAME = "ninety-nine"
 VARIANTS = ("doksan", "classic")
 MAX_PLAYERS = 10
+PLAYERS = (2, MAX_PLAYERS)
 HAND_SIZE = 3
 SAVE_VERSION = 1
-
-
-class IllegalAction(ValueError):
-    """A well-formed action that the rules do not allow now; the message says why."""
 
 
 # --- options ---------------------------------------------------------------------------
@@ -277,7 +276,7 @@ class State:
     def to_json(self) -> Dict:
         return {
             "version": SAVE_VERSION,
-            "game": "ninety-nine",
+            "game": GAME,
             "options": {
                 "variant": self.options.variant, "lives": self.options.lives,
                 "decks": self.options.decks,
@@ -295,7 +294,7 @@ class State:
     @classmethod
     def from_json(cls, data: Dict) -> "State":
         """Rebuild a saved state; ValueError with a readable reason if it is not one."""
-        if not isinstance(data, dict) or data.get("game") != "ninety-nine":
+        if not isinstance(data, dict) or data.get("game") != GAME:
             raise ValueError("this is not a saved Ninety-Nine game")
         if data.get("version") != SAVE_VERSION:
             raise ValueError(f"this save is from another version ({data.get('version')!r}, "
@@ -435,23 +434,30 @@ def legal_actions(state: State) -> List[Play]:
 
 
 def check(state: State, action: Play) -> None:
-    """Raise IllegalAction (with the reason a player hears) unless ``action`` is legal now."""
+    """Raise IllegalAction unless ``action`` is legal now; its code says why.
+
+    >>> s = new_game(["Ann", "Bob"], deck=["10S", "2S", "3S"])
+    >>> s = replace(s, total=5)
+    >>> try:
+    ...     check(s, Play("10S", -10))
+    ... except IllegalAction as refusal:
+    ...     print(refusal.code, refusal.fields)
+    below_zero {'total': 5}
+    """
     if is_over(state):
-        raise IllegalAction("the game is over")
+        raise IllegalAction("game_over")
     if not isinstance(action, Play):
-        raise IllegalAction("in Ninety-Nine you can only play a card")
+        raise IllegalAction("not_a_move")
     if action.card not in state.hands[state.turn]:
-        raise IllegalAction(f"{state.players[state.turn]} has no {action.card}")
+        raise IllegalAction("not_in_hand", card=action.card)
     rank = rank_of(action.card)
     choices = value_choices(rank)
     if choices and action.value not in choices:
-        words = "1 or 11" if rank == "A" else "plus or minus"
-        raise IllegalAction(f"say which value the {'ace' if rank == 'A' else 'ten'} "
-                            f"counts: {words}")
+        raise IllegalAction("value_needed", rank=rank)
     if not choices and action.value is not None:
-        raise IllegalAction(f"a {rank} has no value to choose")
+        raise IllegalAction("no_value", rank=rank)
     if choices and state.total + action.value < 0 and not state.options.total_may_go_negative:
-        raise IllegalAction(f"the total is {state.total}: minus ten would take it below zero")
+        raise IllegalAction("below_zero", total=state.total)
 
 
 # --- applying a play ------------------------------------------------------------------

@@ -28,12 +28,10 @@ True
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from .cards import RANKS, rank_of
-from .ninety_nine import Options, Play, View, card_effect, penalties, value_choices
-
-KINDS = ("random", "strong")
+from engine.cards import RANKS, rank_of
+from engine.ninety_nine import Options, Play, View, card_effect, penalties, value_choices
 
 ELIMINATION = 4.0     # extra cost, in lives, of a player being knocked out
 OTHERS_WEIGHT = 0.6   # one life lost by an opponent, against one life of our own
@@ -291,10 +289,12 @@ class StrongBot(Bot):
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
 
+BOTS: Dict[str, Callable[[int], Bot]] = {"random": RandomBot, "strong": StrongBot}
+
+
 def make_bot(kind: str, seed: int) -> Bot:
     """A bot of the given kind (``random`` or ``strong``), deterministic from ``seed``."""
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "strong":
-        return StrongBot(seed)
-    raise ValueError(f"unknown bot kind {kind!r}; choose one of: {', '.join(KINDS)}")
+    maker = BOTS.get(kind)
+    if maker is None:
+        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {', '.join(BOTS)}")
+    return maker(seed)

@@ -1,10 +1,15 @@
-"""Bot-only games, many at once: win counts per seat, with 95% Wilson intervals.
+"""Bot-only games of any rules module, many at once: win counts per seat, 95% Wilson intervals.
 
 Seats are named after their bot and seat number ("Strong 1", "Random 2", ...). Game ``g`` of a
 run uses the game seed ``seed * 1_000_003 + g`` and bot seeds derived from it, so a run replays
-exactly. Pure: nothing is printed; ``progress(done, total)`` lets a caller draw a bar.
+exactly. With ``alternate_first_seat`` (a game whose seat 0 always leads, like Sixty-Six)
+odd-numbered games seat the bots in reverse order; wins are counted by name, not chair.
+Pure: nothing is printed; ``progress(done, total)`` lets a caller draw a bar.
 
->>> result = simulate("doksan", ["strong", "random"], games=3, seed=1)
+>>> from engine import ninety_nine
+>>> from engine.ninety_nine_bots import BOTS
+>>> result = simulate(ninety_nine, BOTS, ["strong", "random"], games=3, seed=1,
+...                   options=ninety_nine.Options("doksan"), game_id="doksan")
 >>> result.games, sum(result.wins.values())
 (3, 3)
 >>> list(to_json(result))[:3]
@@ -14,14 +19,9 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import ninety_nine
-from .ninety_nine import Options
-from .ninety_nine_bots import KINDS, make_bot
-
-GAMES = ("doksan", "classic")
 MAX_TURNS = 100_000  # a safety net only: real games end in a few hundred turns
 
 
@@ -38,7 +38,7 @@ class SimulationResult:
     turns: int
     elapsed: float
     seed: int
-    options: Options = field(default_factory=Options)
+    options: Any = None
 
     @property
     def games_per_second(self) -> float:
@@ -58,27 +58,29 @@ def seat_names(bots: Sequence[str]) -> Tuple[str, ...]:
     return tuple(f"{kind.capitalize()} {i}" for i, kind in enumerate(bots, start=1))
 
 
-def simulate(game: str, bots: List[str], games: int, seed: int,
-             options: Optional[Options] = None,
+def simulate(rules, bots: Mapping[str, Callable[[int], Any]], kinds: List[str], games: int,
+             seed: int, options: Any, game_id: str = "", alternate_first_seat: bool = False,
              progress: Optional[Callable[[int, int], None]] = None) -> SimulationResult:
-    """Play ``games`` bot-only games of ``game`` (doksan or classic) and count the wins."""
-    if game not in GAMES:
-        raise SimulationError(f"unknown game {game!r}; choose {' or '.join(GAMES)}")
-    unknown = [b for b in bots if b not in KINDS]
+    """Play ``games`` games of ``rules`` between bots of ``kinds`` (made from ``bots``)."""
+    unknown = [b for b in kinds if b not in bots]
     if unknown:
-        raise SimulationError(f"unknown bot {unknown[0]!r}; choose from {', '.join(KINDS)}")
-    if not 2 <= len(bots) <= ninety_nine.MAX_PLAYERS:
-        raise SimulationError(f"a game needs 2 to {ninety_nine.MAX_PLAYERS} bots, "
-                              f"not {len(bots)}")
+        raise SimulationError(f"unknown bot {unknown[0]!r}; choose from {', '.join(bots)}")
+    fewest, most = rules.PLAYERS
+    if not fewest <= len(kinds) <= most:
+        count = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
+        raise SimulationError(f"a game needs {count} bots, not {len(kinds)}")
     if games < 1:
         raise SimulationError("the number of games must be at least 1")
-    if options is None:
-        options = Options(variant=game)
-    elif options.variant != game:
-        raise SimulationError(f"the options are for {options.variant}, not {game}")
-    names = seat_names(bots)
-    return run_games(game, names, options, games, seed, progress,
-                     lambda number, game_seed: play_one(names, bots, options, game_seed))
+    names = seat_names(kinds)
+
+    def play_game(number: int, game_seed: int) -> Tuple[str, int]:
+        order = list(range(len(kinds)))
+        if alternate_first_seat and number % 2:
+            order.reverse()
+        return play_out(rules, [names[i] for i in order], [kinds[i] for i in order], options,
+                        game_seed, lambda kind, s: bots[kind](s))
+
+    return run_games(game_id or rules.GAME, names, options, games, seed, progress, play_game)
 
 
 def run_games(game: str, names: Sequence[str], options, games: int, seed: int,
@@ -98,14 +100,8 @@ def run_games(game: str, names: Sequence[str], options, games: int, seed: int,
     return SimulationResult(game, tuple(names), wins, games, turns, elapsed, seed, options)
 
 
-def play_one(names: Sequence[str], bots: Sequence[str], options: Options,
-             game_seed: int) -> Tuple[str, int]:
-    """One game between bots: (winner's name, number of plays)."""
-    return play_out(ninety_nine, names, bots, options, game_seed)
-
-
 def play_out(engine, names: Sequence[str], bots: Sequence[str], options, game_seed: int,
-             make=make_bot) -> Tuple[str, int]:
+             make: Callable[[str, int], Any]) -> Tuple[str, int]:
     """Play one game of any engine module between bots made by ``make``: (winner, moves)."""
     players = [make(kind, game_seed * 16 + seat) for seat, kind in enumerate(bots)]
     state = engine.new_game(names, options, seed=game_seed)
@@ -132,21 +128,6 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> Tuple[float, float]:
     centre = (share + z * z / (2 * n)) / denominator
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def format_table(result: SimulationResult) -> str:
-    """Per-seat win rates with 95% intervals, then games and speed."""
-    width = max(len("Seat"), *(len(name) for name in result.seats))
-    lines = [f"{'Seat':<{width}}  {'Wins':>6}  {'Rate':>6}  95% CI",
-             f"{'-' * width}  {'-' * 6}  {'-' * 6}  {'-' * 15}"]
-    for name in result.seats:
-        wins = result.wins[name]
-        low, high = wilson_interval(wins, result.games)
-        lines.append(f"{name:<{width}}  {wins:>6}  {wins / result.games:>6.1%}  "
-                     f"{low:.1%} - {high:.1%}")
-    lines.append(f"{result.games} games of {result.game}, {result.turns} plays, "
-                 f"{result.elapsed:.1f} s, {result.games_per_second:.1f} games/s")
-    return "\n".join(lines)
 
 
 def to_json(result: SimulationResult) -> Dict:

@@ -1,6 +1,6 @@
 """Sixty-Six (Altmışaltı): two players, 24 cards, race to 66 card points per hand.
 
-Rules: /work/shared/rules/sixty-six.md. The state is an immutable value; ``apply`` returns a
+Rules: shared/rules/sixty-six.md (the project's own account: docs/rules.md). The state is an immutable value; ``apply`` returns a
 new state and the events an announcer needs. When a hand ends the next one is dealt in the
 same ``apply`` call (events ``hand_end`` then ``deal``), so the loop only ever asks
 ``current_player`` and ``legal_actions``.
@@ -18,9 +18,13 @@ import random
 from dataclasses import dataclass, fields
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from engine.cards import SUIT_NAMES, card_name, rank_of, stack_deck, suit_of
+from engine.api import IllegalAction
+from engine.cards import rank_of, stack_deck, suit_of
 from engine.records import Action, Event
 
+GAME = "sixty-six"
+SAVE_VERSION = 1
+PLAYERS = (2, 2)
 RANKS: Tuple[str, ...] = ("9", "J", "Q", "K", "10", "A")  # low to high trick strength
 SUITS: Tuple[str, ...] = ("S", "H", "D", "C")
 DECK: Tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
@@ -32,10 +36,6 @@ MARRIAGE_POINTS = 20
 TRUMP_MARRIAGE_POINTS = 40
 
 Pair = Tuple[Tuple[str, ...], Tuple[str, ...]]
-
-
-class IllegalAction(ValueError):
-    """The action is not allowed now; the message is a short reason a player can hear."""
 
 
 # ----------------------------------------------------------------------------- actions
@@ -198,7 +198,7 @@ class State:
     match_winner: Optional[int]
 
     def to_json(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
+        out: Dict[str, Any] = {"game": GAME, "version": SAVE_VERSION}
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "options":
@@ -209,8 +209,11 @@ class State:
     @classmethod
     def from_json(cls, data: Dict[str, Any]) -> "State":
         """Rebuild a state; ValueError with a readable message if the data is not a valid one."""
-        if not isinstance(data, dict):
-            raise ValueError("a Sixty-Six save must be a JSON object")
+        if not isinstance(data, dict) or data.get("game", GAME) != GAME:
+            raise ValueError("this is not a saved Sixty-Six game")
+        if data.get("version", SAVE_VERSION) != SAVE_VERSION:
+            raise ValueError(f"this save is from another version ({data.get('version')!r}, "
+                             f"this program reads version {SAVE_VERSION})")
         names = [f.name for f in fields(cls)]
         missing = [n for n in names if n not in data]
         if missing:
@@ -533,14 +536,10 @@ def view(state: State, seat: int) -> View:
 # ----------------------------------------------------------------------------- apply
 
 
-def _suit_word(suit: str) -> str:
-    return SUIT_NAMES[suit][:-1]
-
-
 def _refuse_play(state: State, card: str) -> None:
     hand = state.hands[state.turn]
     if card not in hand:
-        raise IllegalAction(f"you do not have the {_name(card)}")
+        raise IllegalAction("not_in_hand", card=card)
     if state.table is None or stock_open(state):
         return
     led = state.table
@@ -549,41 +548,75 @@ def _refuse_play(state: State, card: str) -> None:
         return
     if any(c[-1] == led[-1] for c in hand):
         if card[-1] == led[-1]:
-            raise IllegalAction(f"you must win the trick: you have a higher {_suit_word(led[-1])}")
-        raise IllegalAction(f"you must follow suit: you have a {_suit_word(led[-1])}")
-    raise IllegalAction(
-        f"you have no {SUIT_NAMES[led[-1]]}, so you must play a trump: "
-        f"you have a {_suit_word(state.trump_suit)}"
-    )
+            raise IllegalAction("must_win_trick", suit=led[-1])
+        raise IllegalAction("must_follow_suit", suit=led[-1])
+    raise IllegalAction("must_trump", led_suit=led[-1], trump_suit=state.trump_suit)
 
 
-def _name(card: str) -> str:
-    return card_name(card) if card in VALUES else repr(card)
+def check(state: State, action: Action) -> None:
+    """Raise IllegalAction unless the current player may do ``action`` now; its code says why.
 
-
-def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
-    """Apply the current player's action; IllegalAction (nothing changed) if not allowed."""
+    >>> s = new_game(["Ada", "Bo"], seed=1)   # Ada holds the trump nine, has won no trick
+    >>> try:
+    ...     check(s, Exchange())
+    ... except IllegalAction as refusal:
+    ...     print(refusal.code)
+    exchange_no_trick
+    """
     if state.match_winner is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("game_over")
     seat = state.turn
-    name = state.players[seat]
     leading = state.table is None
     kind = type(action)
     if kind is Play:
         _refuse_play(state, action.card)  # type: ignore[attr-defined]
+    elif kind is Claim:
+        return
+    elif kind is Marriage:
+        card = action.card  # type: ignore[attr-defined]
+        if not leading:
+            raise IllegalAction("marriage_not_leading")
+        if card not in _MARRY:
+            raise IllegalAction("marriage_not_king_or_queen")
+        if card not in state.hands[seat] or _partner(card) not in state.hands[seat]:
+            raise IllegalAction("marriage_needs_pair", suit=card[-1])
+        if not stock_open(state):
+            raise IllegalAction("marriage_stock_not_open")
+    elif kind is Exchange:
+        if not leading:
+            raise IllegalAction("exchange_not_leading")
+        if "9" + state.trump_suit not in state.hands[seat]:
+            raise IllegalAction("exchange_no_nine", suit=state.trump_suit)
+        if not state.won[seat]:
+            raise IllegalAction("exchange_no_trick")
+        _refuse_closed_or_exhausted(state)
+    elif kind is Close:
+        if not leading:
+            raise IllegalAction("close_not_leading")
+        _refuse_closed_or_exhausted(state)
+    else:
+        raise IllegalAction("not_a_move")
+
+
+def _refuse_closed_or_exhausted(state: State) -> None:
+    if state.closed_by is not None:
+        raise IllegalAction("stock_closed")
+    if not state.stock:
+        raise IllegalAction("stock_exhausted")
+
+
+def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
+    """Apply the current player's action; IllegalAction (nothing changed) if not allowed."""
+    check(state, action)
+    seat = state.turn
+    name = state.players[seat]
+    kind = type(action)
+    if kind is Play:
         return _play_card(state, action.card, [])  # type: ignore[attr-defined]
     if kind is Claim:
         return _claim(state, seat)
     if kind is Marriage:
         card = action.card  # type: ignore[attr-defined]
-        if not leading:
-            raise IllegalAction("you can declare a marriage only when you lead")
-        if card not in _MARRY:
-            raise IllegalAction("a marriage is the king and queen of one suit: lead one of them")
-        if card not in state.hands[seat] or _partner(card) not in state.hands[seat]:
-            raise IllegalAction(f"you need both the king and queen of {SUIT_NAMES[card[-1]]}")
-        if not stock_open(state):
-            raise IllegalAction("marriages are allowed only while the stock is open")
         suit = card[-1]
         points = marriage_points(suit, state.trump_suit)
         marriages = list(state.marriages)
@@ -594,16 +627,6 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
         return _play_card(state, card, [event])
     if kind is Exchange:
         nine = "9" + state.trump_suit
-        if not leading:
-            raise IllegalAction("you can exchange only when you lead, before playing")
-        if nine not in state.hands[seat]:
-            raise IllegalAction(f"you do not have the nine of {SUIT_NAMES[state.trump_suit]}")
-        if not state.won[seat]:
-            raise IllegalAction("you can exchange only after winning a trick")
-        if state.closed_by is not None:
-            raise IllegalAction("the stock is closed")
-        if not state.stock:
-            raise IllegalAction("the stock is exhausted")
         taken = state.stock[-1]
         hands = list(state.hands)
         hands[seat] = tuple(taken if c == nine else c for c in hands[seat])
@@ -612,15 +635,7 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
             shown=_show(state.shown, seat, (taken,)),
         )
         return new, [Exchanged(name, taken)]
-    if kind is Close:
-        if not leading:
-            raise IllegalAction("you can close only when you lead, before playing")
-        if state.closed_by is not None:
-            raise IllegalAction("the stock is already closed")
-        if not state.stock:
-            raise IllegalAction("the stock is exhausted")
-        return _replace(state, closed_by=seat), [Closed(name)]
-    raise IllegalAction("that is not a Sixty-Six move")
+    return _replace(state, closed_by=seat), [Closed(name)]  # Close
 
 
 def _show(shown: Pair, seat: int, cards: Tuple[str, ...]) -> Pair:

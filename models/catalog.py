@@ -41,14 +41,15 @@ class Catalog:
         return list(self.entries)
 
     def entry(self, lang: str) -> Optional[ModelEntry]:
-        """The entry for a language code or one of its aliases (case-insensitive), or None."""
+        """The entry for a language code, one of its aliases (case-insensitive) or its base
+        ("en-au" -> "en"), or None."""
         code = lang.strip().lower().replace("_", "-")
         if code in self.entries:
             return self.entries[code]
         for entry in self.entries.values():
             if code in entry.aliases:
                 return entry
-        return None
+        return self.entry(code.rsplit("-", 1)[0]) if "-" in code else None
 
     def entry_by_name(self, name: str) -> Optional[ModelEntry]:
         for entry in self.entries.values():

@@ -18,3 +18,13 @@ def talking_cards(*args: str, stdin: str = "", timeout: float = 120,
 
 def read_events(path: Path):
     return [json.loads(line) for line in Path(path).read_text().splitlines()]
+
+
+def simulate_game(game: str, bots, games: int, seed: int, options=None, progress=None):
+    """engine.simulate for a registered game, as ``talking-cards simulate`` runs it."""
+    from engine.simulate import simulate
+    from voice.games import find_game
+    spec = find_game(game)
+    return simulate(spec.rules, spec.bots, list(bots), games, seed,
+                    options if options is not None else spec.make_options(), game_id=spec.id,
+                    alternate_first_seat=spec.alternate_first_seat, progress=progress)

@@ -21,8 +21,8 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from voice.audio import (add_noise, level_dbfs, noise_floor, pad_with_noise, read_wav,
-                         resample, write_wav)
+from voice.hear.audio import read_wav, write_wav
+from voice.dsp import add_noise, level_dbfs, noise_floor, pad_with_noise, resample
 
 CACHE_DIR = Path(tempfile.gettempdir()) / "talking-cards-clips"
 

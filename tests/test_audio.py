@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from tests.speech_clips import VOICES, join, noise_burst, synthesize_pcm
-from voice.audio import (AudioError, StreamResampler, WavSource, chunk_array, level_dbfs,
-                         pad_with_noise, read_wav, resample, write_wav)
-from voice.segmenter import Segmenter
+from voice.hear.audio import WavSource, chunk_array, read_wav, write_wav
+from voice.dsp import StreamResampler, level_dbfs, pad_with_noise, resample
+from voice.errors import AudioError
+from voice.hear.segmenter import Segmenter
 
 
 def _spectrum(y: np.ndarray, rate: int):

@@ -38,7 +38,7 @@ def test_a_whole_two_player_game_from_piped_input(tmp_path):
     assert "Game over. Bob wins the game!" in out
     log = read_events(events)
     rejected = [(e["player"], e["input"], e["reason"]) for e in log if e["type"] == "rejected"]
-    assert rejected == [("Ann", "seven", "not_in_hand"), ("Ann", "ten minus", "illegal"),
+    assert rejected == [("Ann", "seven", "not_in_hand"), ("Ann", "ten minus", "below_zero"),
                         ("Ann", "banana", "not_understood")]
     plays = [(e["player"], e["card"], e["value"], e["total_before"], e["total"])
              for e in log if e["type"] == "play"]

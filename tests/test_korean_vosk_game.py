@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from speech_clips import espeak_available, synthesize
-from voice.phrasebook import Phrasebook
-from voice.understanding import Grammar, Intent
+from voice.lang import Language
+from voice.understand.grammar import Intent
 
 ROOT = Path(__file__).resolve().parents[1]
 # Ann: 6S 10S 6H, Bob: 6D 10H 9S, then the stock in drawing order.
@@ -46,42 +46,26 @@ def clips(tmp_path: Path, phrases):
 # ------------------------------------------------------------------ the language data
 
 def test_korean_sentences_overlay_english_ones():
-    ko, en = Phrasebook.load("ko"), Phrasebook.load("en")
-    assert ko.say("events.game_over", winner="밥") == "게임이 끝났습니다. 밥 님이 이겼습니다!"
+    ko, en = Language.load("ko").phrases, Language.load("en").phrases
+    assert ko.text("events.game_over", winner="밥") == "게임이 끝났습니다. 밥 님이 이겼습니다!"
     assert ko.card("10H") == "하트 열"
     assert ko.count(1, ko.data["lives_unit"]["doksan"]) == "목숨 1개"
     assert en.count(2, en.data["lives_unit"]["doksan"]) == "2 lives"
-    # not translated yet: said in English rather than failing mid-game
-    assert ko.say("events.reshuffle") == en.say("events.reshuffle")
-    assert ko.say("dialog.illegal", reason="x") == "You cannot do that: x."
+    assert ko.refusal("below_zero", total=5) == "합계가 5입니다. 빼면 0보다 작아집니다"
     # a nested section is merged entry by entry
     assert ko.data["rules"]["classic"]["K"].startswith("킹")
     assert set(ko.data["rules"]["doksan"]) == set(en.data["rules"]["doksan"])
 
 
 def test_moves_are_read_back_in_korean():
-    from voice.ninety_nine_talk import NinetyNineTalk
-    talk = NinetyNineTalk(Grammar.load("ko"), Phrasebook.load("ko"))
+    from voice.games.ninety_nine import NinetyNineTalk
+    talk = NinetyNineTalk(Language.load("ko"))
     assert talk.phrase(Intent("play", rank="10", value=-10)) == "열, 마이너스 10"
     assert talk.phrase(Intent("rules", rank="7")) == "일곱 규칙"
 
 
-def test_a_language_without_sentences_speaks_english_and_an_unknown_one_is_refused(
-        tmp_path, monkeypatch):
-    import voice.phrasebook
-    import voice.understanding
-    (tmp_path / "xx").mkdir()
-    (tmp_path / "xx" / "grammar.json").write_text("{}")
-    (tmp_path / "en").symlink_to(voice.understanding.LANG_DIR / "en")
-    monkeypatch.setattr(voice.understanding, "LANG_DIR", tmp_path)
-    monkeypatch.setattr(voice.phrasebook, "LANG_DIR", tmp_path)
-    assert Phrasebook.load("xx").say("events.turn", player="Bo") == "Bo's turn."
-    with pytest.raises(ValueError, match="no language data for 'yy'"):
-        Phrasebook.load("yy")
-
-
 def test_korean_is_understood_typed_and_spoken():
-    g = Grammar.load("ko")
+    g = Language.load("ko").grammar
     assert g.parse("여섯") == g.parse("6") == Intent("play", rank="6")
     assert g.parse("열 더하기") == g.parse("10+") == Intent("play", rank="10", value=10)
     assert g.parse("열 마이너스") == g.parse("열-") == Intent("play", rank="10", value=-10)
@@ -93,9 +77,9 @@ def test_korean_is_understood_typed_and_spoken():
 
 
 def test_every_spoken_korean_word_is_known_to_the_model():
-    from voice.vosk_backend import VoskRecognizer
+    from voice.hear.vosk import VoskRecognizer
     recognizer = VoskRecognizer(korean_model(), free_decoding=False)
-    words = {word for phrase in Grammar.load("ko").spoken for word in phrase.split()}
+    words = {word for phrase in Language.load("ko").grammar.spoken for word in phrase.split()}
     assert [word for word in sorted(words) if not recognizer.knows(word)] == []
 
 

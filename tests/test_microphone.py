@@ -13,10 +13,11 @@ import pytest
 
 from tests.speech_clips import synthesize
 from tests.virtual_audio import VirtualAudio, frame_levels_db, refresh_portaudio
-from voice.audio import AudioError, AudioSource, read_wav
-from voice.microphone import (MICROPHONE_STOPPED, NO_MICROPHONE, MicrophoneError,
-                              MicrophoneSource, list_input_devices)
-from voice.speaker import Speaker
+from voice.hear.audio import AudioSource, read_wav
+from voice.errors import AudioError
+from voice.hear.microphone import MICROPHONE_STOPPED, NO_MICROPHONE, MicrophoneSource, list_input_devices
+from voice.errors import MicrophoneError
+from voice.speak.speaker import Speaker
 
 
 class Capture:
@@ -114,7 +115,7 @@ def test_no_default_microphone_is_one_sentence():
 def test_unknown_microphone_name_is_one_sentence():
     with pytest.raises(MicrophoneError) as info:
         MicrophoneSource(device="no such microphone")
-    assert str(info.value) == "No microphone was found; play continues from the keyboard."
+    assert str(info.value) == "No microphone was found."
 
 
 # --------------------------------------------------------------------------- through the virtual sound card
@@ -193,4 +194,4 @@ def test_unplugged_microphone_raises_one_sentence():
         capture.stop()
     assert isinstance(capture.error, MicrophoneError)
     assert str(capture.error) == MICROPHONE_STOPPED
-    assert MICROPHONE_STOPPED == "The microphone stopped working; play continues from the keyboard."
+    assert MICROPHONE_STOPPED == "The microphone stopped working."

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import models
-from voice import model_manager as mm
-from voice.model_manager import ModelError
+from voice.cli.models import models_command
+from voice.hear import models as mm
+from voice.errors import ModelError
 
 NAME = "vosk-model-test-0.1"
 MODEL_FILES = {
@@ -325,7 +326,7 @@ def test_a_model_of_another_language_is_refused(tmp_path):
 
 def run(argv, catalog=None):
     out, err = io.StringIO(), io.StringIO()
-    code = mm.models_command(argv, out=out, err=err, catalog=catalog)
+    code = models_command(argv, out=out, err=err, catalog=catalog)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -204,7 +204,7 @@ def test_nine_at_a_threshold_scores_nothing():
 
 def test_ten_minus_below_zero_is_refused_and_nothing_changes():
     s = game([["10S", "3D", "3H"], ["5D", "5H", "5C"]], total=5)
-    with pytest.raises(IllegalAction, match="below zero"):
+    with pytest.raises(IllegalAction, match="^below_zero"):
         apply(s, Play("10S", -10))
     assert Play("10S", -10) not in legal_actions(s)
     assert Play("10S", 10) in legal_actions(s)
@@ -218,17 +218,17 @@ def test_total_may_go_negative_as_a_house_rule():
 
 def test_ace_and_ten_need_a_value_and_others_refuse_one():
     s = game([["AS", "10D", "3H"], ["5D", "5H", "5C"]], total=5)
-    with pytest.raises(IllegalAction, match="1 or 11"):
+    with pytest.raises(IllegalAction, match="^value_needed"):
         apply(s, Play("AS"))
-    with pytest.raises(IllegalAction, match="plus or minus"):
+    with pytest.raises(IllegalAction, match="^value_needed"):
         apply(s, Play("10D", 5))
-    with pytest.raises(IllegalAction, match="no value"):
+    with pytest.raises(IllegalAction, match="^no_value"):
         apply(s, Play("3H", 3))
 
 
 def test_a_card_not_in_hand_is_refused():
     s = game([["AS", "10D", "3H"], ["5D", "5H", "5C"]])
-    with pytest.raises(IllegalAction, match="has no 7C"):
+    with pytest.raises(IllegalAction, match=r"^not_in_hand \(card=7C\)"):
         apply(s, Play("7C"))
 
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from engine.cards import rank_of
 from engine.ninety_nine import (Options, Play, apply, card_effect, current_player, is_over,
                                 new_game, view)
-from engine.ninety_nine_bots import KINDS, make_bot
-from engine.simulate import simulate
+from engine.ninety_nine_bots import BOTS, make_bot
+from cli_runner import simulate_game as simulate
 
 DOKSAN = Options()
 CLASSIC = Options(variant="classic")
@@ -50,7 +50,7 @@ def random_positions(seed, players, options, plays):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 10),
        variant=st.sampled_from(["doksan", "classic"]), lives=st.sampled_from([None, 1, 2]),
-       kinds=st.lists(st.sampled_from(KINDS), min_size=10, max_size=10))
+       kinds=st.lists(st.sampled_from(tuple(BOTS)), min_size=10, max_size=10))
 def test_bots_only_ever_return_legal_plays(seed, players, variant, lives, kinds):
     options = Options(variant=variant, lives=lives)
     state = new_game([f"P{i}" for i in range(players)], options, seed=seed)
@@ -65,7 +65,7 @@ def test_bots_only_ever_return_legal_plays(seed, players, variant, lives, kinds)
         state, _ = apply(state, play)
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", tuple(BOTS))
 @pytest.mark.parametrize("variant", ["doksan", "classic"])
 def test_same_seed_same_choices(kind, variant):
     positions = random_positions(11, 4, Options(variant=variant), 120)

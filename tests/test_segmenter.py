@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from tests.speech_clips import espeak_available, join, synthesize_pcm
-from voice.audio import chunk_array, level_dbfs
-from voice.segmenter import AUDIO, DISCARD, END, START, Segmenter
+from voice.hear.audio import chunk_array
+from voice.dsp import level_dbfs
+from voice.hear.segmenter import AUDIO, DISCARD, END, START, Segmenter
 
 pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
 

@@ -6,17 +6,15 @@ import json
 
 from engine import ninety_nine as nn
 from engine.ninety_nine_bots import make_bot
-from voice.listener import KeyboardListener
-from voice.ninety_nine_talk import NinetyNineTalk
-from voice.phrasebook import Phrasebook
-from voice.saves import Seat
-from voice.session import Session
-from voice.speaker import Speaker
-from voice.understanding import Grammar
+from voice.lang import Language
+from voice.hear.listeners import KeyboardListener
+from voice.games.ninety_nine import NinetyNineTalk
+from voice.dialog.record import Recorder, Seat
+from voice.dialog.session import Session
+from voice.speak.speaker import Speaker
 
 
 def live_session(typed: str, tmp_path):
-    grammar, phrases = Grammar.load("en"), Phrasebook.load("en")
     state = nn.new_game(["Ann", "Strong 2"], seed=3,
                         deck=["7S", "10H", "AD", "5C", "5D", "5H", "9S", "9H"])
     lines = []
@@ -24,10 +22,9 @@ def live_session(typed: str, tmp_path):
     listener = KeyboardListener(stream=open(tmp_path / "typed.txt"), out=io.StringIO())
     listener.live = True  # as at a terminal: the loop listens between bot moves
     events = open(tmp_path / "events.jsonl", "w")
-    session = Session(NinetyNineTalk(grammar, phrases), grammar, state,
-                      [Seat("Ann"), Seat("Strong 2", "strong")], {1: make_bot("strong", 1)},
-                      listener, Speaker(muted=True, on_text=lines.append), "doksan",
-                      events_file=events, pace=0.01)
+    record = Recorder("doksan", [Seat("Ann"), Seat("Strong 2", "strong")], 0, events)
+    session = Session(NinetyNineTalk(Language.load("en")), nn, state, {1: make_bot("strong", 1)},
+                      listener, Speaker(muted=True, on_text=lines.append), record, pace=0.01)
     return session, lines
 
 

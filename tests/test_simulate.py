@@ -6,8 +6,9 @@ import json
 import pytest
 
 from engine.ninety_nine import Options
-from engine.simulate import (SimulationError, format_table, seat_names, simulate, to_json,
-                             wilson_interval)
+from cli_runner import simulate_game as simulate
+from engine.simulate import SimulationError, seat_names, to_json, wilson_interval
+from voice.cli.simulate import format_table
 
 
 def test_seat_names_are_kind_and_seat_number():
@@ -73,13 +74,16 @@ def test_wilson_interval():
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
+def test_an_unknown_game_is_refused_in_one_sentence():
+    with pytest.raises(ValueError, match="there is no game 'poker'"):
+        simulate("poker", ["random", "random"], games=1, seed=1)
+
+
 @pytest.mark.parametrize("game, bots, games, options, message", [
-    ("poker", ["random", "random"], 1, None, "unknown game"),
     ("doksan", ["random", "genius"], 1, None, "unknown bot"),
     ("doksan", ["random"], 1, None, "2 to 10 bots"),
     ("doksan", ["random"] * 11, 1, None, "2 to 10 bots"),
     ("doksan", ["random", "random"], 0, None, "at least 1"),
-    ("doksan", ["random", "random"], 1, Options(variant="classic"), "options are for classic"),
 ])
 def test_bad_requests_are_refused_in_one_sentence(game, bots, games, options, message):
     with pytest.raises(SimulationError, match=message):

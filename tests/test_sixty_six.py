@@ -155,7 +155,7 @@ def strict_position(closed_by=None, **extra):
 def test_strict_phase_must_follow_suit():
     s, _ = play(strict_position(), Play("KH"))
     assert {a.card for a in legal_actions(s) if a.type == "play"} == {"QH", "9H"}
-    with pytest.raises(IllegalAction, match="you must follow suit: you have a heart"):
+    with pytest.raises(IllegalAction, match=r"^must_follow_suit \(suit=H\)"):
         apply(s, Play("AS"))
 
 
@@ -165,7 +165,7 @@ def test_strict_phase_must_trump_without_the_suit_else_anything():
         ("QC", "KC", "10C", "AC", "QD", "KD", "10D", "9D", "JD", "AH")))
     s1, _ = apply(s, Play("AD"))
     assert [a.card for a in legal_actions(s1) if a.type == "play"] == ["9C"]
-    with pytest.raises(IllegalAction, match="you have no diamonds, so you must play a trump"):
+    with pytest.raises(IllegalAction, match=r"^must_trump \(led_suit=D"):
         apply(s1, Play("AS"))
     # no diamond and no trump: any card
     s2 = strict_position(hands=(("AD", "10H"), ("AS", "QH", "9H", "9C")), won=s.won)
@@ -182,7 +182,7 @@ def test_must_win_trick_option():
     strict = position(hands=hands, won=won, stock=(), options=Options(must_win_trick=True))
     s, _ = apply(strict, Play("KH"))
     assert [a.card for a in legal_actions(s) if a.type == "play"] == ["AH"]
-    with pytest.raises(IllegalAction, match="you must win the trick: you have a higher heart"):
+    with pytest.raises(IllegalAction, match=r"^must_win_trick \(suit=H\)"):
         apply(s, Play("9H"))
     loose = dataclasses.replace(strict, options=Options())
     s, _ = apply(loose, Play("KH"))
@@ -196,7 +196,7 @@ def test_must_win_trick_option():
 def test_playing_a_card_you_do_not_hold_is_refused_and_nothing_changes():
     s = game()
     before = json.dumps(s.to_json())
-    with pytest.raises(IllegalAction, match="you do not have the ace of spades"):
+    with pytest.raises(IllegalAction, match=r"^not_in_hand \(card=AS\)"):
         apply(s, Play("AS"))
     assert json.dumps(s.to_json()) == before
 
@@ -208,7 +208,7 @@ def test_exchange_refused_before_any_trick():
     s = new_game(NAMES, seed=1, deck=["9C", "AH", "KH", "QH", "9S", "JS",
                                       "AS", "10S", "KS", "QS", "9D", "JD", "JC"])
     assert Exchange() not in legal_actions(s)
-    with pytest.raises(IllegalAction, match="you can exchange only after winning a trick"):
+    with pytest.raises(IllegalAction, match="^exchange_no_trick"):
         apply(s, Exchange())
 
 
@@ -233,12 +233,12 @@ def test_exchange_refused_when_following_closed_or_exhausted():
     s = exchange_ready()
     closed, _ = apply(s, Close())
     assert Exchange() not in legal_actions(closed)
-    with pytest.raises(IllegalAction, match="the stock is closed"):
+    with pytest.raises(IllegalAction, match="^stock_closed"):
         apply(closed, Exchange())
     # as the second player to a trick
     s1, _ = play(s, Play("KH"))
     s1 = dataclasses.replace(s1, turn=0, leader=1)
-    with pytest.raises(IllegalAction, match="only when you lead"):
+    with pytest.raises(IllegalAction, match="_not_leading"):
         apply(s1, Exchange())
 
 
@@ -247,7 +247,7 @@ def test_exchange_refused_when_stock_exhausted():
                         won=(("QS", "JS", "9S", "10S", "KS", "AH"), ("QC", "KC", "10C", "AC",
                              "JH", "QD", "KD", "10D", "AD", "9D", "JD")))
     assert Exchange() not in legal_actions(s)
-    with pytest.raises(IllegalAction, match="the stock is exhausted"):
+    with pytest.raises(IllegalAction, match="^stock_exhausted"):
         apply(s, Exchange())
 
 
@@ -286,13 +286,13 @@ def test_trump_marriage_is_40():
 def test_marriage_only_by_the_leader_and_only_while_stock_open():
     s, _ = play(game(), Play("9S"))  # seat 1 to follow holds KS QS
     assert not any(a.type == "marriage" for a in legal_actions(s))
-    with pytest.raises(IllegalAction, match="only when you lead"):
+    with pytest.raises(IllegalAction, match="_not_leading"):
         apply(s, Marriage("KS"))
     closed, _ = apply(game(), Close())
     assert not any(a.type == "marriage" for a in legal_actions(closed))
-    with pytest.raises(IllegalAction, match="only while the stock is open"):
+    with pytest.raises(IllegalAction, match="^marriage_stock_not_open"):
         apply(closed, Marriage("KH"))
-    with pytest.raises(IllegalAction, match="both the king and queen of spades"):
+    with pytest.raises(IllegalAction, match=r"^marriage_needs_pair \(suit=S\)"):
         apply(game(), Marriage("KS"))
 
 
@@ -468,7 +468,7 @@ def test_match_ends_at_target_with_game_over():
     assert types(events)[-2:] == ["hand_end", "game_over"]
     assert events[-1].to_json() == {"type": "game_over", "winner": "Ada"}
     assert is_over(s) and winner(s) == "Ada" and legal_actions(s) == []
-    with pytest.raises(IllegalAction, match="the game is over"):
+    with pytest.raises(IllegalAction, match="^game_over"):
         apply(s, Claim())
 
 
@@ -518,7 +518,7 @@ def test_illegal_action_types_are_refused():
     with pytest.raises(IllegalAction):
         apply(game(), ss.Action())
     s, _ = play(game(), Play("9S"))
-    with pytest.raises(IllegalAction, match="only when you lead"):
+    with pytest.raises(IllegalAction, match="_not_leading"):
         apply(s, Close())
 
 

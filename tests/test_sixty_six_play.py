@@ -8,9 +8,9 @@ import pytest
 
 from cli_runner import ROOT, read_events, talking_cards
 from engine import sixty_six as ss
-from voice.phrasebook import Phrasebook
-from voice.sixty_six_talk import SixtySixTalk
-from voice.understanding import Grammar, Intent
+from voice.lang import Language
+from voice.games.sixty_six import SixtySixTalk
+from voice.understand.grammar import Intent
 
 # Ann (seat 0, leads): every heart but the jack, and the ace of spades. The bot: no hearts.
 # The jack of hearts lies face up; the stock (drawn first to last) has no heart above it.
@@ -23,7 +23,7 @@ def run_cli(*args: str, stdin: str = "", timeout: float = 120):
 
 
 def make_talk(strict_memory: bool = False) -> SixtySixTalk:
-    return SixtySixTalk(Grammar.load("en"), Phrasebook.load("en"), strict_memory=strict_memory)
+    return SixtySixTalk(Language.load("en"), strict_memory=strict_memory)
 
 
 def parse(talk: SixtySixTalk, text: str) -> Intent:
@@ -118,15 +118,15 @@ def strict_phase_state() -> ss.State:
 def test_the_ace_asks_which_when_two_can_be_played_and_the_answer_completes_it():
     talk = make_talk()
     state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
-    outcome = talk.resolve(parse(talk, "the ace"), state, 0)
+    outcome = talk.turn(state, 0, None).resolve(parse(talk, "the ace"))
     assert outcome.action is None and outcome.question == "Which ace: hearts or spades?"
     for answer in ("hearts", "in hearts", "heart"):
-        done = talk.resolve(parse(talk, answer), state, 0, outcome.pending)
+        done = talk.turn(state, 0, outcome.pending).resolve(parse(talk, answer))
         assert done.action == ss.Play("AH")
-    assert talk.resolve(parse(talk, "ace of spades"), state, 0, outcome.pending).action \
+    assert talk.turn(state, 0, outcome.pending).resolve(parse(talk, "ace of spades")).action \
         == ss.Play("AS")
     # a suit with nothing asked is refused, not guessed
-    assert talk.resolve(parse(talk, "hearts"), state, 0, None).reason == "unexpected_answer"
+    assert talk.turn(state, 0, None).resolve(parse(talk, "hearts")).reason == "unexpected_answer"
 
 
 def test_a_rank_with_one_playable_card_is_played_without_asking():
@@ -135,48 +135,48 @@ def test_a_rank_with_one_playable_card_is_played_without_asking():
     hand = state.hands[0]
     jacks = [c for c in hand if c[0] == "J"]
     assert "JS" in jacks and len(jacks) >= 2
-    assert talk.resolve(parse(talk, "the jack"), state, 0).action == ss.Play("JS")
+    assert talk.turn(state, 0, None).resolve(parse(talk, "the jack")).action == ss.Play("JS")
 
 
 def test_must_follow_suit_is_refused_with_the_engines_reason():
     talk = make_talk()
     state = strict_phase_state()
-    outcome = talk.resolve(parse(talk, "king of diamonds"), state, 0)
-    assert outcome.action is None and outcome.reason == "illegal"
+    outcome = talk.turn(state, 0, None).resolve(parse(talk, "king of diamonds"))
+    assert outcome.action is None and outcome.reason == "must_follow_suit"
     assert outcome.refusal == "You cannot do that: you must follow suit: you have a spade."
-    assert talk.resolve(parse(talk, "js"), state, 0).action == ss.Play("JS")
+    assert talk.turn(state, 0, None).resolve(parse(talk, "js")).action == ss.Play("JS")
 
 
 def test_a_card_not_in_hand_is_refused_with_the_hand_read_out():
     talk = make_talk()
     state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
-    outcome = talk.resolve(parse(talk, "qs"), state, 0)
+    outcome = talk.turn(state, 0, None).resolve(parse(talk, "qs"))
     assert outcome.reason == "not_in_hand"
     assert outcome.refusal == ("You do not have the queen of spades. Your cards: hearts, "
                                "trump: ace, ten, king, queen and nine; spades: ace.")
-    assert talk.resolve(parse(talk, "play the jack"), state, 0).reason == "not_in_hand"
+    assert talk.turn(state, 0, None).resolve(parse(talk, "play the jack")).reason == "not_in_hand"
 
 
 def test_moves_marriage_exchange_close_claim():
     talk = make_talk()
     state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
     # the only marriage: "marriage" alone declares it, leading the queen
-    assert talk.resolve(parse(talk, "marriage"), state, 0).action == ss.Marriage("QH")
-    assert talk.resolve(parse(talk, "m"), state, 0).action == ss.Marriage("QH")
-    assert talk.resolve(parse(talk, "marry hearts"), state, 0).action == ss.Marriage("QH")
-    refused = talk.resolve(parse(talk, "marry spades"), state, 0)
+    assert talk.turn(state, 0, None).resolve(parse(talk, "marriage")).action == ss.Marriage("QH")
+    assert talk.turn(state, 0, None).resolve(parse(talk, "m")).action == ss.Marriage("QH")
+    assert talk.turn(state, 0, None).resolve(parse(talk, "marry hearts")).action == ss.Marriage("QH")
+    refused = talk.turn(state, 0, None).resolve(parse(talk, "marry spades"))
     assert refused.refusal == "You cannot do that: you need both the king and queen of spades."
     # no trick won yet: the exchange is refused with the engine's reason
-    assert "only after winning a trick" in talk.resolve(parse(talk, "swap the nine"), state, 0).refusal
-    assert talk.resolve(parse(talk, "close the stock"), state, 0).action == ss.Close()
-    assert talk.resolve(parse(talk, "66"), state, 0).action == ss.Claim()
-    assert talk.resolve(parse(talk, "stop"), state, 0).action == ss.Claim()
+    assert "only after winning a trick" in talk.turn(state, 0, None).resolve(parse(talk, "swap the nine")).refusal
+    assert talk.turn(state, 0, None).resolve(parse(talk, "close the stock")).action == ss.Close()
+    assert talk.turn(state, 0, None).resolve(parse(talk, "66")).action == ss.Claim()
+    assert talk.turn(state, 0, None).resolve(parse(talk, "stop")).action == ss.Claim()
     # two marriages: ask which
     two = ss.new_game(["Ann", "Bo"], seed=1,
                       deck="KH,QH,KS,QS,9H,AS,9S,JS,9D,JD,9C,JC,JH".split(","))
-    asked = talk.resolve(parse(talk, "marriage"), two, 0)
+    asked = talk.turn(two, 0, None).resolve(parse(talk, "marriage"))
     assert asked.question == "Which marriage: hearts or spades?"
-    assert talk.resolve(parse(talk, "spades"), two, 0, asked.pending).action == ss.Marriage("QS")
+    assert talk.turn(two, 0, asked.pending).resolve(parse(talk, "spades")).action == ss.Marriage("QS")
 
 
 def test_strict_memory_refuses_own_points_and_tricks():
@@ -194,13 +194,13 @@ def test_strict_memory_refuses_own_points_and_tricks():
 def test_vocabulary_holds_the_hand_and_the_legal_moves_only():
     talk = make_talk()
     state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
-    vocabulary = set(talk.grammar.vocabulary(lambda i: talk.allowed(i, state, 0, None)))
+    vocabulary = set(talk.grammar.vocabulary(talk.turn(state, 0, None).allowed))
     assert {"queen of hearts", "the ace", "marry hearts", "close the stock", "sixty six",
             "my cards", "trump", "cards left", "last trick"} <= vocabulary
     assert not {"queen of spades", "ace eleven", "ten minus", "total", "marry spades",
                 "exchange", "hearts", "stock", "seven"} & vocabulary
-    asked = talk.resolve(parse(talk, "the ace"), state, 0).pending
-    answers = set(talk.grammar.vocabulary(lambda i: talk.allowed(i, state, 0, asked)))
+    asked = talk.turn(state, 0, None).resolve(parse(talk, "the ace")).pending
+    answers = set(talk.grammar.vocabulary(talk.turn(state, 0, asked).allowed))
     assert {"hearts", "spades"} <= answers and "clubs" not in answers
 
 
@@ -225,8 +225,8 @@ def sphinx_recognizer():
     from tests.speech_clips import espeak_available
     if not espeak_available():
         pytest.skip("espeak-ng is not installed")
-    from voice.sphinx_backend import SphinxRecognizer
-    return SphinxRecognizer()
+    from voice.hear.sphinx import SphinxRecognizer
+    return SphinxRecognizer(Language.load("en").sphinx_pronunciations)
 
 
 def test_spoken_cards_and_moves_are_recognized_in_the_games_vocabulary():
@@ -234,7 +234,7 @@ def test_spoken_cards_and_moves_are_recognized_in_the_games_vocabulary():
     recognizer = sphinx_recognizer()
     talk = make_talk()
     state = ss.new_game(["Ann", "Bo"], seed=1, deck=HAND_DECK.split(","))
-    recognizer.set_vocabulary(talk.grammar.vocabulary(lambda i: talk.allowed(i, state, 0, None)))
+    recognizer.set_vocabulary(talk.grammar.vocabulary(talk.turn(state, 0, None).allowed))
     for text, intent in (("queen of hearts", Intent("play", rank="Q", suit="H")),
                          ("marry hearts", Intent("move", name="marriage", suit="H"))):
         pcm = load(synthesize(text))
@@ -247,18 +247,20 @@ def test_spoken_cards_and_moves_are_recognized_in_the_games_vocabulary():
 
 
 def test_simulation_replays_from_its_seed_and_alternates_the_first_lead():
-    from engine import sixty_six_simulate as sim
-    first = sim.simulate("sixty-six", ["greedy", "random"], games=12, seed=3)
-    again = sim.simulate("sixty-six", ["greedy", "random"], games=12, seed=3)
+    from cli_runner import simulate_game
+    from engine.simulate import SimulationError, to_json
+    from voice.cli.simulate import format_table
+    first = simulate_game("sixty-six", ["greedy", "random"], games=12, seed=3)
+    again = simulate_game("sixty-six", ["greedy", "random"], games=12, seed=3)
     assert (first.wins, first.turns) == (again.wins, again.turns)
     assert sum(first.wins.values()) == 12 and first.seats == ("Greedy 1", "Random 2")
     assert first.wins["Greedy 1"] > first.wins["Random 2"]
-    assert "Greedy 1" in sim.format_table(first)
-    assert list(sim.to_json(first))[:3] == ["games", "wins", "games_per_second"]
-    with pytest.raises(sim.SimulationError, match="exactly two"):
-        sim.simulate("sixty-six", ["greedy"], games=1, seed=0)
-    with pytest.raises(sim.SimulationError, match="unknown bot"):
-        sim.simulate("sixty-six", ["greedy", "clever"], games=1, seed=0)
+    assert "Greedy 1" in format_table(first)
+    assert list(to_json(first))[:3] == ["games", "wins", "games_per_second"]
+    with pytest.raises(SimulationError, match="exactly 2"):
+        simulate_game("sixty-six", ["greedy"], games=1, seed=0)
+    with pytest.raises(SimulationError, match="unknown bot"):
+        simulate_game("sixty-six", ["greedy", "clever"], games=1, seed=0)
 
 
 def test_simulate_command_prints_the_table():

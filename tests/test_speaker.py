@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from tests.virtual_audio import VirtualAudio, frame_levels_db
-from voice.audio import read_wav
-from voice.earcons import NAMES, EarconError, earcon
-from voice.speaker import (MAX_RATE_WPM, MIN_RATE_WPM, Speaker, SpeakerError, TtsWorker,
-                           render_speech, render_to_wav)
+from voice.hear.audio import read_wav
+from voice.speak.earcons import NAMES, EarconError, earcon
+from voice.speak.speaker import MAX_RATE_WPM, MIN_RATE_WPM, Speaker
+from voice.speak.tts_worker import TtsWorker, render_speech, render_to_wav
+from voice.errors import SpeakerError
 
 LONG = ("North plays the queen of hearts. The total is ninety one. "
         "East plays the seven of clubs. The total is ninety eight.")   # about 7 s

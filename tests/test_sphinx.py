@@ -4,19 +4,20 @@ from __future__ import annotations
 import pytest
 
 from tests.speech_clips import VOICES, game_vocabulary, join, noise_burst, synthesize_pcm
-from voice.audio import chunk_array
-from voice.recognition import ACCEPT, CONFIRM, REJECT, RecognizerError
-from voice.segmenter import Segmenter
-from voice.sphinx_backend import SphinxRecognizer
-from voice.understanding import Grammar
+from voice.lang import Language
+from voice.hear.audio import chunk_array
+from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT
+from voice.errors import RecognizerError
+from voice.hear.segmenter import Segmenter
+from voice.hear.sphinx import SphinxRecognizer
 
 HAND = ("seven", "ten", "king")
-GRAMMAR = Grammar.load("en")
+GRAMMAR = Language.load("en").grammar
 
 
 @pytest.fixture(scope="module")
 def rec():
-    r = SphinxRecognizer()
+    r = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
     r.set_vocabulary(game_vocabulary(HAND))
     return r
 
@@ -77,13 +78,13 @@ def test_vocabulary_change_switches_grammar_and_reuses_it(rec):
 
 
 def test_phrases_come_back_as_the_caller_spelled_them():
-    r = SphinxRecognizer()
+    r = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
     r.set_vocabulary(["Play the Seven!", "whose turn"])
     assert r.recognize(synthesize_pcm("play the seven").tobytes()).text == "Play the Seven!"
 
 
 def test_words_outside_the_dictionary_are_skipped_with_a_warning():
-    r = SphinxRecognizer()
+    r = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
     with pytest.warns(UserWarning, match="xqzzy"):
         r.set_vocabulary(["seven", "play xqzzy"])
     assert r.phrases == ("seven",) and r.skipped == ("play xqzzy",)
@@ -92,7 +93,7 @@ def test_words_outside_the_dictionary_are_skipped_with_a_warning():
 
 
 def test_bad_input_gives_clear_errors_or_empty_readings(tmp_path):
-    r = SphinxRecognizer()
+    r = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
     with pytest.raises(RecognizerError, match="No vocabulary"):
         r.recognize(synthesize_pcm("seven").tobytes())
     r.set_vocabulary(["seven"])

@@ -139,7 +139,7 @@ def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
             time.sleep(1.0)
             game.say_move(audio, "play the ten", "Total 10.")
             audio.kill_daemon()
-            game.wait_for("The microphone stopped working; play continues from the keyboard.")
+            game.wait_for("The microphone stopped working. Play continues from the keyboard.")
             game.type("king")
             game.wait_for("Total 20.")
         finally:

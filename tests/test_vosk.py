@@ -7,8 +7,10 @@ import logging
 import pytest
 
 from tests.speech_clips import espeak_available, synthesize_pcm
-from voice.model_manager import ModelError, resolve_model
-from voice.recognition import ACCEPT, CONFIRM, REJECT, RecognizerError
+from voice.hear.models import resolve_model
+from voice.errors import ModelError
+from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT
+from voice.errors import RecognizerError
 
 vosk_backend = pytest.importorskip("voice.vosk_backend")
 pytest.importorskip("vosk")

@@ -5,7 +5,8 @@ and the recognizer's vocabulary is the subset of its spoken phrases that make se
 (the cards in hand, their legal values, the commands). Nothing here knows the rules; the
 game's dialog decides whether an intent is legal.
 
->>> g = Grammar.load("en")
+>>> from voice.lang import Language
+>>> g = Language.load("en").grammar
 >>> g.parse("Play the ten, minus!")
 Intent(kind='play', rank='10', value=-10, suit=None, name=None)
 >>> g.parse("ace 11")
@@ -17,14 +18,9 @@ True
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
-
-LANG_DIR = Path(__file__).parent / "lang"
-
 
 @dataclass(frozen=True)
 class Intent:
@@ -51,23 +47,6 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def load_language_data(lang: str, kind: str) -> Dict:
-    """``<kind>.json`` of a language merged with its per-game parts ``<kind>.<game>.json``."""
-    folder = LANG_DIR / lang
-    main = folder / f"{kind}.json"
-    if not main.exists():
-        raise ValueError(f"no language data for {lang!r} (looked in {folder})")
-    data: Dict = {}
-    for path in [main] + sorted(folder.glob(f"{kind}.*.json")):
-        with open(path, encoding="utf-8") as f:
-            for key, value in json.load(f).items():
-                if isinstance(value, dict) and isinstance(data.get(key), dict):
-                    data[key] = {**data[key], **value}
-                else:
-                    data[key] = value
-    return data
-
-
 def _words(entry: Dict[str, List[str]], spoken_only: bool) -> List[str]:
     return list(entry.get("spoken", [])) + ([] if spoken_only else list(entry.get("typed", [])))
 
@@ -75,8 +54,7 @@ def _words(entry: Dict[str, List[str]], spoken_only: bool) -> List[str]:
 class Grammar:
     """The compiled phrase table of one language."""
 
-    def __init__(self, data: Dict, lang: str = "en") -> None:
-        self.lang = lang
+    def __init__(self, data: Dict) -> None:
         self.data = data
         self.spoken: Dict[str, Intent] = {}
         self.typed: Dict[str, Intent] = {}
@@ -85,10 +63,6 @@ class Grammar:
                 table.setdefault(normalize(phrase), intent)
         for phrase, intent in self.spoken.items():
             self.typed.setdefault(phrase, intent)
-
-    @classmethod
-    def load(cls, lang: str = "en") -> "Grammar":
-        return cls(load_language_data(lang, "grammar"), lang)
 
     # --- compiling ------------------------------------------------------------------
 

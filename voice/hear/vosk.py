@@ -9,7 +9,7 @@ Two Kaldi recognizers share one loaded model and hear the same audio:
 
 A grammar forces almost any sound onto some phrase, so the grammar reading alone cannot
 tell a command from other speech. The verdict therefore compares the two readings, letter by
-letter (Hangul split into jamo), and weighs that agreement with the grammar's word
+letter (folded as the language says), and weighs that agreement with the grammar's word
 confidences: strong agreement is accepted, middling agreement is confirmed, and an [unk] or
 empty reading, or one the free decoding does not support, is rejected.
 """
@@ -19,10 +19,12 @@ import json
 import logging
 import unicodedata
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from voice.model_manager import ModelError, missing_parts
-from voice.recognition import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer, RecognizerError
+from voice.hear.models import missing_parts
+from voice.errors import ModelError
+from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer
+from voice.errors import RecognizerError
 
 log = logging.getLogger(__name__)
 
@@ -64,29 +66,27 @@ def load_model(model_path) -> object:
 
 # ---------------------------------------------------------------- comparing two readings
 
-# Hangul jamo that small models confuse freely: tense and aspirated consonants with the
-# plain ones, and the vowels ae/e (one sound in today's Seoul speech). Initial and final
-# consonants are folded together too.
-_JAMO_FOLD = str.maketrans({
-    "\u1101": "\u1100", "\u110f": "\u1100", "\u11a8": "\u1100", "\u11a9": "\u1100", "\u11bf": "\u1100",
-    "\u1104": "\u1103", "\u1110": "\u1103", "\u11ae": "\u1103", "\u11c0": "\u1103",
-    "\u1108": "\u1107", "\u1111": "\u1107", "\u11b8": "\u1107", "\u11c1": "\u1107",
-    "\u110a": "\u1109", "\u11ba": "\u1109", "\u11bb": "\u1109",
-    "\u110d": "\u110c", "\u110e": "\u110c", "\u11bd": "\u110c", "\u11be": "\u110c",
-    "\u11ab": "\u1102", "\u11af": "\u1105", "\u11b7": "\u1106", "\u11bc": "\u110b",
-    "\u1166": "\u1162", "\u1168": "\u1164",
-})
+class LetterFold:
+    """How the verdict compares two readings letter by letter: accents dropped, and the
+    language's own folding (``sound_fold`` and ``silent_letters`` of its ``language.json``:
+    Korean splits Hangul into jamo and folds the ones small models confuse)."""
 
+    def __init__(self, fold: Optional[Mapping[str, str]] = None, silent: str = "") -> None:
+        self._table = str.maketrans(dict(fold or {}))
+        self._silent = set(silent)
 
-def sound_letters(text: str) -> str:
-    """Letters only, lowercased, accents dropped, Hangul split into jamo and folded."""
-    letters = []
-    for char in unicodedata.normalize("NFD", text.lower()):
-        if char == "\u110b":  # the silent initial ieung of a Hangul syllable
-            continue
-        if unicodedata.category(char)[0] in "LN":
-            letters.append(char)
-    return "".join(letters).translate(_JAMO_FOLD)
+    def letters(self, text: str) -> str:
+        """Letters only, lowercased, decomposed (accents and jamo apart), folded."""
+        kept = [char for char in unicodedata.normalize("NFD", text.lower())
+                if char not in self._silent and unicodedata.category(char)[0] in "LN"]
+        return "".join(kept).translate(self._table)
+
+    def similarity(self, a: str, b: str) -> float:
+        """1 for the same sounds, 0 for nothing in common (normalized edit distance)."""
+        a, b = self.letters(a), self.letters(b)
+        if not a and not b:
+            return 1.0
+        return 1.0 - edit_distance(a, b) / max(len(a), len(b))
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -98,14 +98,6 @@ def edit_distance(a: str, b: str) -> int:
                                previous[j - 1] + (char_a != char_b)))
         previous = current
     return previous[-1]
-
-
-def similarity(a: str, b: str) -> float:
-    """1 for the same sounds, 0 for nothing in common (normalized edit distance of letters)."""
-    a, b = sound_letters(a), sound_letters(b)
-    if not a and not b:
-        return 1.0
-    return 1.0 - edit_distance(a, b) / max(len(a), len(b))
 
 
 def _clean_free_words(words: Sequence[str]) -> List[str]:
@@ -134,8 +126,11 @@ class VoskRecognizer(Recognizer):
     name = "vosk"
 
     def __init__(self, model_path, sample_rate: int = 16000, free_decoding: bool = True,
-                 accept_score: float = 0.55, confirm_score: float = 0.3):
+                 accept_score: float = 0.55, confirm_score: float = 0.3,
+                 fold: Optional[LetterFold] = None):
+        """``fold``: how the language's readings are compared (its ``Language`` says)."""
         self.sample_rate = sample_rate
+        self.fold = fold or LetterFold()
         self.model_path = Path(model_path)
         self.accept_score = accept_score
         self.confirm_score = confirm_score
@@ -237,9 +232,9 @@ class VoskRecognizer(Recognizer):
             return max(sum(conf) / len(conf) for candidate, conf in spans if candidate == piece)
 
         if free_text is not None:
-            chosen = max(found, key=lambda piece: (similarity(" ".join(piece), free_text),
+            chosen = max(found, key=lambda piece: (self.fold.similarity(" ".join(piece), free_text),
                                                    grammar_confidence(piece)))
-            agreement = similarity(" ".join(chosen), free_text)
+            agreement = self.fold.similarity(" ".join(chosen), free_text)
         else:
             chosen = max(found, key=grammar_confidence)
             agreement = 1.0
@@ -257,7 +252,7 @@ class VoskRecognizer(Recognizer):
         ranked = [piece for piece in found if piece != chosen]
         if free_text:
             ranked += sorted((piece for piece in self._phrases if piece != chosen),
-                             key=lambda piece: -similarity(" ".join(piece), free_text))
+                             key=lambda piece: -self.fold.similarity(" ".join(piece), free_text))
         unique = []
         for piece in ranked:
             if piece not in unique:

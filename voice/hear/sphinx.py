@@ -36,8 +36,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from voice.audio import add_noise
-from voice.recognition import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer, RecognizerError
+from voice.dsp import add_noise
+from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer
+from voice.errors import RecognizerError
 
 _FILLERS = ("<sil>", "<s>", "</s>", "[NOISE]", "+NSN+", "+SPN+", "+UM+", "+UH+", "++NOISE++")
 
@@ -51,8 +52,6 @@ SCORE_WEIGHTS = {"gpf": 0.1, "silsp": -3.75, "phone_err": -7.25}
 # off-topic move, for phrases never seen; lenient (push-to-talk: the player means to speak)
 # at it; below "confirm" (the lowest 5% of right readings) the answer is "say that again".
 THRESHOLDS = (-8.04, -8.44, -10.19)
-# Accents cmudict lacks (soft onsets, non-rhotic endings): alternates the grammars may use.
-PRONUNCIATIONS = os.path.join(os.path.dirname(__file__), "lang", "en", "pronunciations.dict")
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
 _MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
 
@@ -68,11 +67,13 @@ class SphinxRecognizer(Recognizer):
     # more readings accepted at once).  None turns it off.
     condition_snr_db: Optional[float] = 25.0
 
-    def __init__(self, model_dir: Optional[str] = None,
+    def __init__(self, pronunciations: Optional[os.PathLike] = None, model_dir: Optional[str] = None,
                  strict: bool = True, options: Optional[Dict[str, object]] = None):
         """``strict`` (open microphone) accepts only readings that score above every off-topic
         utterance of the calibration set; ``strict=False`` suits push-to-talk, where the
         player means to speak and fewer confirmations are asked.
+        ``pronunciations``: the language's extra dictionary entries (its ``Language`` says;
+        English adds accents cmudict lacks: soft onsets, non-rhotic endings).
         ``options`` are extra PocketSphinx settings (for experiments), e.g. {"cmn": "live"}."""
         self.strict = strict
         try:
@@ -92,7 +93,7 @@ class SphinxRecognizer(Recognizer):
             config = pocketsphinx.Config(**settings)
             self._decoder = pocketsphinx.Decoder(config)
             self._decoder.add_allphone_file("phones", phone_lm)
-            for word, phones in _read_pronunciations(PRONUNCIATIONS):
+            for word, phones in _read_pronunciations(pronunciations) if pronunciations else ():
                 self._decoder.add_word(word, phones, False)
         except Exception as exc:  # the library raises plain RuntimeError/ValueError on bad models
             raise RecognizerError("The PocketSphinx model could not be loaded (%s)." % exc) from None

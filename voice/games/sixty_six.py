@@ -19,89 +19,91 @@ from typing import List, Optional, Sequence
 
 from engine import sixty_six as ss
 from engine.cards import rank_of, suit_of
-
-from .ninety_nine_talk import Outcome
-from .phrasebook import Phrasebook
-from .understanding import Grammar, Intent
+from voice.games.spec import Outcome, TurnMenu, checked, unique
+from voice.lang import Language
+from voice.understand.grammar import Intent
 
 COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "last_trick",
-            "turn", "repeat", "help", "slower", "faster", "louder", "quieter", "pause",
-            "quit")
+            "turn", "help")
 ALIASES = {"total": "score"}        # typed "score" and "t" are the shared "total" command
 HIGH_TO_LOW = tuple(reversed(ss.RANKS))
+MOVES = {"exchange": ss.Exchange(), "close": ss.Close(), "claim": ss.Claim()}
 
 
 class SixtySixTalk:
-    game = ss
     commands = COMMANDS
-    aliases = ALIASES
+    typed_aliases = ALIASES
 
-    def __init__(self, grammar: Grammar, phrases: Phrasebook, strict_memory: bool = False) -> None:
-        self.grammar = grammar
-        self.p = phrases
+    def __init__(self, language: Language, strict_memory: bool = False) -> None:
+        self.language = language
+        self.grammar = language.grammar
+        self.p = language.phrases
         self.strict_memory = strict_memory
 
     def s(self, key: str, **fields) -> str:
-        return self.p.say("sixty_six." + key, **fields)
+        return self.p.text("sixty_six." + key, **fields)
 
-    # --- what can be said now -------------------------------------------------------
+    # --- what can be said now, and what it means ------------------------------------
 
-    def allowed(self, intent: Intent, state: ss.State, seat: int,
-                pending: Optional[Intent]) -> bool:
-        """Whether a phrase belongs in the recognizer's vocabulary now. Cards in hand that
-        cannot be played are kept, so the player hears why ("you must follow suit")."""
-        if intent.kind == "command":
-            return intent.name in self.commands
-        if intent.kind == "rules":
-            return intent.rank in ss.RANKS
-        hand = state.hands[seat]
-        if intent.kind == "play":
-            if intent.value is not None:
-                return False
-            if intent.suit is not None:
-                return intent.rank + intent.suit in hand
-            return any(rank_of(c) == intent.rank for c in hand)
-        if intent.kind == "suit":
-            return pending is not None and intent.suit in self._choices(pending, state, seat)
-        if intent.kind == "move" and state.turn == seat:
-            legal = ss.legal_actions(state)
-            if intent.name == "marriage":
-                return any(a.type == "marriage" and (intent.suit is None or
-                                                     suit_of(a.card) == intent.suit)
-                           for a in legal)
-            return any(a.type == intent.name for a in legal)
-        return False
+    def speaks(self, intent: Intent) -> bool:
+        """Is this a phrase of the game at all (in some turn)? A card (with or without its
+        suit, never a value) or a move."""
+        return (intent.kind == "play" and intent.value is None) or intent.kind == "move"
 
-    def _choices(self, intent: Intent, state: ss.State, seat: int) -> List[str]:
-        """The suits that would complete an ambiguous card or marriage, in hand order."""
+    def turn(self, state: ss.State, seat: int, pending: Optional[Intent]) -> TurnMenu:
+        """The turn's menu, from one ``legal_actions`` call. Cards in hand that cannot be
+        played stay in the vocabulary, so the player hears why ("you must follow suit")."""
         legal = ss.legal_actions(state) if state.turn == seat else []
-        if intent.kind == "move":
-            return _unique(suit_of(a.card) for a in legal if a.type == "marriage")
-        return _unique(suit_of(a.card) for a in legal
-                       if a.type == "play" and rank_of(a.card) == intent.rank)
-
-    # --- turning an intent into a move ----------------------------------------------
-
-    def resolve(self, intent: Intent, state: ss.State, seat: int,
-                pending: Optional[Intent] = None) -> Outcome:
-        if state.turn != seat:
-            return Outcome(refusal=self.s("not_your_turn", player=state.players[state.turn]),
-                           reason="not_your_turn")
-        if intent.kind == "suit":
-            if pending is None:
-                return Outcome(refusal=self.s("unexpected_suit"), reason="unexpected_answer")
-            intent = replace(pending, suit=intent.suit)
-        if intent.kind == "play":
-            return self._play(intent, state, seat)
-        if intent.kind == "move":
-            if intent.name == "marriage":
-                return self._marriage(intent, state, seat)
-            action = {"exchange": ss.Exchange, "close": ss.Close, "claim": ss.Claim}[intent.name]()
-            return self._checked(state, action)
-        return Outcome(refusal=self.p.say("dialog.sorry"), reason="not_a_move")
-
-    def _play(self, intent: Intent, state: ss.State, seat: int) -> Outcome:
         hand = state.hands[seat]
+        kinds = {a.type for a in legal}
+        marriage_suits = unique(suit_of(a.card) for a in legal if a.type == "marriage")
+
+        def suits_for(intent: Intent) -> List[str]:
+            """The suits that would complete an ambiguous card or marriage, in hand order."""
+            if intent.kind == "move":
+                return marriage_suits
+            return unique(suit_of(a.card) for a in legal
+                          if a.type == "play" and rank_of(a.card) == intent.rank)
+
+        def allowed(intent: Intent) -> bool:
+            if intent.kind == "command":
+                return intent.name in self.commands
+            if intent.kind == "rules":
+                return intent.rank in ss.RANKS
+            if intent.kind == "play":
+                if intent.value is not None:
+                    return False
+                if intent.suit is not None:
+                    return intent.rank + intent.suit in hand
+                return any(rank_of(c) == intent.rank for c in hand)
+            if intent.kind == "suit":
+                return pending is not None and intent.suit in suits_for(pending)
+            if intent.kind == "move":
+                if intent.name == "marriage":
+                    return bool(marriage_suits) and (intent.suit is None
+                                                     or intent.suit in marriage_suits)
+                return intent.name in kinds
+            return False
+
+        def resolve(intent: Intent) -> Outcome:
+            if state.turn != seat:
+                return Outcome(refusal=self.s("not_your_turn", player=state.players[state.turn]),
+                               reason="not_your_turn")
+            if intent.kind == "suit":
+                if pending is None:
+                    return Outcome(refusal=self.s("unexpected_suit"), reason="unexpected_answer")
+                intent = replace(pending, suit=intent.suit)
+            if intent.kind == "play":
+                return self._play(intent, state, hand, suits_for(intent), legal)
+            if intent.kind == "move":
+                if intent.name == "marriage":
+                    return self._marriage(intent, state, hand, suits_for(intent), legal)
+                return checked(ss, self.language, state, MOVES[intent.name], legal)
+            return Outcome(refusal=self.p.text("dialog.sorry"), reason="not_a_move")
+
+        return TurnMenu(allowed, resolve)
+
+    def _play(self, intent: Intent, state: ss.State, hand, suits: List[str], legal) -> Outcome:
         if intent.value is not None:
             return Outcome(refusal=self.s("no_value"), reason="no_value")
         if intent.suit is not None:
@@ -110,55 +112,44 @@ class SixtySixTalk:
                 return Outcome(refusal=self.s("not_in_hand", card=self.p.card(card),
                                               cards=self.cards_words(hand, state)),
                                reason="not_in_hand")
-            return self._checked(state, ss.Play(card))
+            return checked(ss, self.language, state, ss.Play(card), legal)
         in_hand = [c for c in hand if rank_of(c) == intent.rank]
         if not in_hand:
             return Outcome(refusal=self.s("no_rank", rank=self.p.rank(intent.rank),
                                           cards=self.cards_words(hand, state)),
                            reason="not_in_hand")
-        suits = self._choices(intent, state, seat)
         if len(suits) > 1:
             return Outcome(question=self.s("which_card", rank=self.p.rank(intent.rank),
                                            suits=self.suits_words(suits, "or")),
                            pending=intent)
         card = intent.rank + suits[0] if suits else in_hand[0]
-        return self._checked(state, ss.Play(card))   # none playable: the engine says why
+        return checked(ss, self.language, state, ss.Play(card), legal)  # none playable: why
 
-    def _marriage(self, intent: Intent, state: ss.State, seat: int) -> Outcome:
-        hand = state.hands[seat]
+    def _marriage(self, intent: Intent, state: ss.State, hand, suits: List[str],
+                  legal) -> Outcome:
         if intent.suit is not None:
-            return self._checked(state, ss.Marriage("Q" + intent.suit))
+            return checked(ss, self.language, state, ss.Marriage("Q" + intent.suit), legal)
         pairs = [s for s in ss.SUITS if "K" + s in hand and "Q" + s in hand]
         if not pairs:
             return Outcome(refusal=self.s("no_marriage"), reason="illegal")
-        suits = self._choices(intent, state, seat)
         if len(suits) > 1:
             return Outcome(question=self.s("which_marriage", suits=self.suits_words(suits, "or")),
                            pending=intent)
-        return self._checked(state, ss.Marriage("Q" + (suits or pairs)[0]))
-
-    def _checked(self, state: ss.State, action) -> Outcome:
-        """The action, or a refusal quoting the engine's reason (apply is pure: try it)."""
-        try:
-            ss.apply(state, action)
-        except ss.IllegalAction as exc:
-            return Outcome(refusal=self.p.say("dialog.illegal", reason=str(exc)),
-                           reason="illegal")
-        return Outcome(action=action)
+        return checked(ss, self.language, state, ss.Marriage("Q" + (suits or pairs)[0]), legal)
 
     def phrase(self, intent: Intent) -> str:
         """How to read an intent back for a confirmation: "Queen of hearts?"."""
         if intent.kind == "play":
             words = (self.p.card(intent.rank + intent.suit) if intent.suit
-                     else "the " + self.p.rank(intent.rank))
+                     else self.s("the_rank", rank=self.p.rank(intent.rank)))
         elif intent.kind == "suit":
             words = self.p.data["suit"][intent.suit]
         elif intent.kind == "move":
             words = self.p.data["sixty_six"]["moves"][intent.name]
             if intent.suit:
-                words += " in " + self.p.data["suit"][intent.suit]
+                words = self.s("move_in_suit", move=words, suit=self.p.data["suit"][intent.suit])
         elif intent.kind == "rules":
-            words = self.p.say("dialog.rules_question", rank=self.p.rank(intent.rank))
+            words = self.p.text("dialog.rules_question", rank=self.p.rank(intent.rank))
         else:
             words = self.grammar.command_words(intent.name)[0]
         return words[0].upper() + words[1:]
@@ -169,7 +160,7 @@ class SixtySixTalk:
         names = [self.p.data["suit"][s] for s in suits]
         if len(names) <= 1 or joiner == "and":
             return self.p.join(names)
-        return ", ".join(names[:-1]) + f" {joiner} " + names[-1]
+        return self.s("or", items=", ".join(names[:-1]), last=names[-1])
 
     def cards_words(self, hand: Sequence[str], state: ss.State) -> str:
         """A hand grouped by suit, trumps first, high to low: "hearts, trump: ace, ten; ..."."""
@@ -234,15 +225,18 @@ class SixtySixTalk:
             elif t == "game_over":
                 out.append(self.s("game_over", winner=e.winner))
         if events and not dealt and not ss.is_over(state) and state.turn in humans:
-            out.append(self.p.say("events.turn_you", player=state.players[state.turn]))
+            out.append(self.p.text("events.turn_you", player=state.players[state.turn]))
+        if dealt:
+            out += self.deal_notice(state, humans)
         return out
 
     def _hand_end(self, e, events: Sequence) -> str:
         fields = dict(winner=e.winner, game_points=self.units(e.game_points, "game_points_unit"),
                       points=self.score_items(list(e.points), list(e.points.values())))
         if e.reason != "played_out":
-            closer = next((x.player for x in events if x.type == "close"), None)
-            return self.s("hand_end." + e.reason, closer=closer or "the closer", **fields)
+            # a failed close is the closer's loss: the closer is the other player
+            loser = next(name for name in e.score if name != e.winner)
+            return self.s("hand_end." + e.reason, closer=loser, **fields)
         tricks = [x for x in events if x.type == "trick"]
         if any(x.type == "close" for x in events) or not tricks:
             return self.s("hand_end.played_out_closed", **fields)
@@ -260,7 +254,7 @@ class SixtySixTalk:
         if command == "hand":
             hand = state.hands[seat]
             if not hand:
-                return self.p.say("answers.hand_empty", player=state.players[seat])
+                return self.p.text("answers.hand_empty", player=state.players[seat])
             return self.s("hand", player=state.players[seat],
                           groups=self.cards_words(hand, state))
         if command == "trump":
@@ -290,7 +284,7 @@ class SixtySixTalk:
         if command == "last_trick":
             return self._last_trick(state)
         if command == "turn":
-            return self.p.say("answers.turn", player=state.players[state.turn])
+            return self.p.text("answers.turn", player=state.players[state.turn])
         if command == "help":
             return self.s("help")
         return self.s("not_a_question")
@@ -317,16 +311,14 @@ class SixtySixTalk:
                       second_player=state.players[1 - led_by], second=self.p.card(second),
                       winner=state.players[won])
 
+    def where_we_are(self, state: ss.State, seat: int) -> List[str]:
+        return [self.answer("trump", state, seat), self.answer("score", state, seat)]
+
+    def cues(self, events: Sequence) -> List[str]:
+        return []
+
     def rules(self, rank: str, state: ss.State) -> str:
         if rank not in ss.RANKS:
             return self.s("rules_absent", ranks=self.p.rank(rank, plural=True))
         return self.s("rules", rank=self.p.rank(rank),
                       points=self.units(ss.VALUES[rank + "S"], "points_unit"))
-
-
-def _unique(items) -> List[str]:
-    out: List[str] = []
-    for item in items:
-        if item not in out:
-            out.append(item)
-    return out

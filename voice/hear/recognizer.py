@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence, Tuple
 
+
+
 ACCEPT = "accept"    # confident: act on it
 CONFIRM = "confirm"  # plausible but unsure: ask "Seven?" first
 REJECT = "reject"    # not a command, or too unsure: "Sorry, say that again"
@@ -23,10 +25,6 @@ class Hypothesis:
     confidence: float = 0.0        # 0..1, backend-calibrated; for logs and benchmarks
     alternatives: Tuple[str, ...] = field(default_factory=tuple)  # other vocabulary readings
     free_text: str = ""            # what an unconstrained decoding heard, when there is one
-
-
-class RecognizerError(RuntimeError):
-    """A backend cannot work (model missing or corrupt, library missing): one clear sentence."""
 
 
 class Recognizer:

@@ -17,18 +17,16 @@ from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Union
 
 import numpy as np
 
-from voice.audio import AudioError, AudioSource, StreamResampler
+from voice.dsp import StreamResampler
+from voice.errors import MicrophoneError
+from voice.hear.audio import AudioSource
 
-NO_MICROPHONE = "No microphone was found; play continues from the keyboard."
-MICROPHONE_STOPPED = "The microphone stopped working; play continues from the keyboard."
+NO_MICROPHONE = "No microphone was found."
+MICROPHONE_STOPPED = "The microphone stopped working."
 _FIRST_AUDIO_TIMEOUT_S = 5.0   # a sound server may take a moment to start a stream
 _STALL_TIMEOUT_S = 2.0         # no audio for this long after that: the device is gone
 _MAX_QUEUED_BLOCKS = 500       # ~15 s of audio; older blocks are dropped if nobody reads
 _GAP = "gap"                   # marks dropped input: the resampler starts afresh after it
-
-
-class MicrophoneError(AudioError):
-    """The microphone cannot be used: one sentence for the player."""
 
 
 class InputDevice(NamedTuple):
@@ -44,7 +42,7 @@ def _sounddevice() -> Any:
         import sounddevice
     except (ImportError, OSError):
         raise MicrophoneError("The microphone cannot be used because the PortAudio library is "
-                              "missing (install libportaudio2); play continues from the keyboard."
+                              "missing (install libportaudio2)."
                               ) from None
     return sounddevice
 
@@ -114,8 +112,8 @@ class MicrophoneSource(AudioSource):
                 continue
             self.channels = channels
             return stream
-        raise MicrophoneError("The microphone %s could not be opened (%s); play continues from "
-                              "the keyboard." % (self.device_name, error)) from None
+        raise MicrophoneError("The microphone %s could not be opened (%s)."
+                              % (self.device_name, error)) from None
 
     # -- PortAudio's thread
 

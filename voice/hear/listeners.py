@@ -1,8 +1,9 @@
 """Where a player's words come from: the keyboard, a microphone, or WAV files.
 
-Every listener has ``listen(vocabulary, prompt) -> Heard | None`` (None: input has ended)
-and ``live`` (True when a person is there in real time, so the session may listen for
-"repeat" or "total" while bots play).
+Every listener has ``listen(vocabulary, prompt) -> Heard | None`` (None: input has ended),
+``live`` (True when a person is there in real time, so the session may listen for
+"repeat" or "total" while bots play) and ``typed_only`` (no voice: the session plays the
+"your turn" cue itself, as voice input has its "listening" cue).
 """
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, List, Optional, Sequence
+from typing import IO, Callable, List, Optional, Sequence
 
 import numpy as np
 
-from .recognition import ACCEPT, REJECT, Hypothesis, Recognizer
-from .segmenter import AUDIO, DISCARD, END, START, SegmentEvent
+from voice.hear.recognizer import ACCEPT, REJECT, Hypothesis, Recognizer
+from voice.hear.segmenter import AUDIO, DISCARD, END, START, SegmentEvent, Segmenter
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Heard:
 
 class KeyboardListener:
     """One line of typed text per turn (screen readers read the prompt)."""
+
+    typed_only = True
 
     def __init__(self, stream: Optional[IO[str]] = None, out: Optional[IO[str]] = None) -> None:
         self.stream = stream or sys.stdin
@@ -72,14 +75,20 @@ class VoiceListener:
     working. Audio problems (a microphone unplugged mid-game) are raised from ``listen``.
     """
 
+    typed_only = False
+
     def __init__(self, source, segmenter, recognizer: Recognizer, push_to_talk: bool = False,
-                 keys: Optional[IO[str]] = None, on_listening=None) -> None:
+                 keys: Optional[IO[str]] = None, on_listening=None,
+                 prompts: Sequence[str] = ("(Enter to talk) ", "Listening... Enter when done. ")
+                 ) -> None:
+        """``prompts``: push-to-talk's two prompts in the player's language (press, release)."""
         self.source = source
         self.segmenter = segmenter
         self.recognizer = recognizer
         self.push_to_talk = push_to_talk
         self.keys = keys or sys.stdin
         self.on_listening = on_listening
+        self.prompts = tuple(prompts)
         self.live = True
         self._vocabulary: List[str] = []
         self._events: "queue.Queue" = queue.Queue()  # SegmentEvents, an error, None at the end
@@ -168,7 +177,7 @@ class VoiceListener:
     def _push_to_talk(self, prompt: str):
         """Wait for Enter, then start an utterance that the next Enter ends (in a thread, so
         ``listen`` decodes meanwhile): _SPOKEN, a typed line's Heard, or None at the end."""
-        sys.stdout.write(prompt + "(Enter to talk) ")
+        sys.stdout.write(prompt + self.prompts[0])
         sys.stdout.flush()
         line = self.keys.readline()
         if not line:
@@ -178,7 +187,7 @@ class VoiceListener:
         with self._lock:
             self._talking = True
             self._events.put(SegmentEvent(START, self.segmenter.key_down()))
-        sys.stdout.write("Listening... Enter when done. ")
+        sys.stdout.write(self.prompts[1])
         sys.stdout.flush()
         threading.Thread(target=self._await_key_up, name="talk key", daemon=True).start()
         return _SPOKEN
@@ -206,9 +215,10 @@ class WavFilesListener:
     """Each WAV file is one turn's speech: the same audio path as a microphone, from files."""
 
     live = False
+    typed_only = False
 
     def __init__(self, paths: Sequence[str], segmenter_factory, recognizer: Recognizer) -> None:
-        from .audio import WavSource  # numpy-heavy audio code only when voice is used
+        from voice.hear.audio import WavSource  # numpy-heavy audio code only when voice is used
         self._sources = [WavSource(p, rate=recognizer.sample_rate) for p in paths]
         self._segmenter_factory = segmenter_factory
         self.recognizer = recognizer
@@ -234,3 +244,25 @@ class WavFilesListener:
 def heard_from(hypothesis: Hypothesis) -> Heard:
     return Heard(hypothesis.text, hypothesis.verdict, typed=False,
                  confidence=hypothesis.confidence)
+
+def open_voice_input(make_recognizer: Callable[[], Recognizer], speaker,
+                     push_to_talk: bool = False, trailing_silence_s: float = 0.5,
+                     prompts: Sequence[str] = ("(Enter to talk) ", "Listening... Enter when done. ")
+                     ) -> VoiceListener:
+    """A listener on the default microphone; MicrophoneError (one sentence) if there is none.
+
+    The microphone is opened first, so a recognizer is only loaded when there is one. It
+    drops its input while the speaker talks, so the program never hears itself; the
+    "listening" earcon tells the player when to speak.
+    """
+    from voice.hear.microphone import MicrophoneSource
+    source = MicrophoneSource(rate=Recognizer.sample_rate, mute_while=speaker)
+    try:
+        recognizer = make_recognizer()
+    except Exception:
+        source.close()
+        raise
+    segmenter = Segmenter(rate=recognizer.sample_rate, trailing_silence_s=trailing_silence_s,
+                          hands_free=not push_to_talk)
+    return VoiceListener(source, segmenter, recognizer, push_to_talk=push_to_talk,
+                         on_listening=lambda: speaker.earcon("listening"), prompts=prompts)

@@ -1,7 +1,8 @@
 """talking-cards listen: WAV files through the same audio path and understanding as a game.
 
 Prints, per file, what was heard and the action it means (null when rejected), with
-"confirm": true when a game would ask before applying it.
+"confirm": true when a game would ask before applying it. The vocabulary is the game's own:
+every phrase its talk adapter allows for the cards in hand (any value), and its questions.
 """
 from __future__ import annotations
 
@@ -10,10 +11,15 @@ import json
 from typing import Dict, Optional
 
 from engine.cards import RANKS, parse_cards, rank_of
-
-from .errors import UserError
-from .recognition import ACCEPT, CONFIRM, RecognizerError
-from .understanding import Grammar, Intent
+from voice.errors import RecognizerError, UserError
+from voice.games import find_game
+from voice.games.spec import SHARED_COMMANDS
+from voice.hear.choose import make_recognizer
+from voice.hear.listeners import WavFilesListener
+from voice.hear.recognizer import ACCEPT, CONFIRM
+from voice.hear.segmenter import Segmenter
+from voice.lang import Language
+from voice.understand.grammar import Intent
 
 
 def action_json(intent: Optional[Intent]) -> Optional[Dict]:
@@ -26,32 +32,34 @@ def action_json(intent: Optional[Intent]) -> Optional[Dict]:
         return out
     if intent.kind == "rules":
         return {"type": "rules", "rank": intent.rank}
+    if intent.kind in ("move", "suit"):
+        return {"type": intent.kind, "name": intent.name, "suit": intent.suit}
     return {"type": "command", "name": intent.name}
 
 
 def listen_files(args: argparse.Namespace) -> int:
-    from .backends import make_recognizer
-    from .listener import WavFilesListener
-    from .segmenter import Segmenter
     try:
-        grammar = Grammar.load(args.lang)
+        language = Language.load(args.lang)
+        spec = find_game(args.game)
         ranks = {rank_of(c) for c in parse_cards(args.hand)} if args.hand else set(RANKS)
-        recognizer, notice = make_recognizer(args.lang, args.backend, args.model)
+        recognizer, notice = make_recognizer(language, args.backend, args.model)
     except (ValueError, RecognizerError) as exc:
         raise UserError(str(exc)) from None
     if notice and not args.json:
         print(notice)
-    suited = args.game == "sixty-six"
+    talk = spec.talk(language)
 
     def allowed(intent: Intent) -> bool:
-        """A game's phrases for the cards in hand (any value), and every question."""
-        if intent.kind != "play":
-            return intent.kind in ("command", "rules")
-        if intent.rank not in ranks:
-            return False
-        return intent.value is None if suited else intent.suit is None
+        """The game's card phrases for the ranks in hand (any value), moves, and questions."""
+        if intent.kind == "command":
+            return intent.name in talk.commands or intent.name in SHARED_COMMANDS
+        if intent.kind == "rules":
+            return True
+        if intent.kind == "play":
+            return intent.rank in ranks and talk.speaks(intent)
+        return intent.kind == "move" and talk.speaks(intent)
 
-    vocabulary = grammar.vocabulary(allowed)
+    vocabulary = language.grammar.vocabulary(allowed)
     code = 0
     for path in args.files:
         try:
@@ -61,7 +69,7 @@ def listen_files(args: argparse.Namespace) -> int:
                   else f"{path}: {exc}")
             code = 1
             continue
-        intent = grammar.parse(heard.text) if heard.verdict in (ACCEPT, CONFIRM) else None
+        intent = language.grammar.parse(heard.text) if heard.verdict in (ACCEPT, CONFIRM) else None
         result = {"file": path, "text": heard.text, "action": action_json(intent)}
         if intent is not None and heard.verdict == CONFIRM:
             result["confirm"] = True

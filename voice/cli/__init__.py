@@ -1,0 +1,81 @@
+"""The command line: talking-cards play | simulate | listen | models.
+
+Every failure a user can cause (a bad option value, a damaged save, a missing model) ends in
+one clear sentence and a non-zero exit status, never a traceback. Nothing imports this
+package: it is the shell around the rest.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from voice.cli.options import add_game_argument, add_play_arguments, add_voice_arguments
+from voice.errors import UserError
+
+
+def play(args: argparse.Namespace) -> int:
+    from voice.cli.play import start_play
+    return start_play(args)
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from voice.cli.simulate import run
+    return run(args)
+
+
+def listen(args: argparse.Namespace) -> int:
+    from voice.cli.listen import listen_files
+    return listen_files(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="talking-cards",
+        description="An offline, eyes-free card table you play by voice.")
+    sub = parser.add_subparsers(dest="command")
+    p = sub.add_parser("play", help="play a game (the default)")
+    add_play_arguments(p)
+    p.set_defaults(run=play)
+
+    s = sub.add_parser("simulate", help="bot-only games: win rates and speed")
+    add_game_argument(s)
+    s.add_argument("--bots", help="the bots, e.g. strong,random,random (default: the game's)")
+    s.add_argument("--games", type=int, default=1000)
+    s.add_argument("--seed", type=int)
+    s.add_argument("--lives", type=int)
+    s.add_argument("--target", type=int)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=simulate)
+
+    li = sub.add_parser("listen", help="recognize WAV files as commands")
+    li.add_argument("files", nargs="+", metavar="FILE.wav")
+    add_game_argument(li)
+    li.add_argument("--hand", help='cards in hand, e.g. "7S,10H,AD" (default: every card)')
+    add_voice_arguments(li)
+    li.add_argument("--json", action="store_true", help="one JSON object per file")
+    li.set_defaults(run=listen)
+
+    m = sub.add_parser("models", help="list, download or verify speech models",
+                       add_help=False)
+    m.add_argument("rest", nargs=argparse.REMAINDER)
+    m.set_defaults(run=None)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["play"] + argv
+    if argv[0] == "models":
+        from voice.cli.models import models_command
+        return models_command(argv[1:])
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 130

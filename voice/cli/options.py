@@ -1,0 +1,56 @@
+"""The options of ``play`` (and the games' choices), shared by the subcommands."""
+from __future__ import annotations
+
+import argparse
+from typing import List, Optional
+
+from voice.games import DEFAULT_GAME, GAMES
+
+
+def split_list(text: Optional[str]) -> List[str]:
+    """'Ann, Bob,' -> ['Ann', 'Bob']."""
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def add_game_argument(p: argparse.ArgumentParser) -> None:
+    titles = "; ".join(f"{spec.id}: {spec.title}" for spec in GAMES.values())
+    p.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_GAME,
+                   help=f"the game (default {DEFAULT_GAME}); {titles}")
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    add_game_argument(p)
+    p.add_argument("--players", help='human seats in clockwise order, e.g. "Ann,Bob"')
+    p.add_argument("--bots", help="bot seats after the humans: strong,random,...")
+    p.add_argument("--seed", type=int, help="seed for shuffles and bots (default: random)")
+    p.add_argument("--lives", type=int, help="starting lives (Doksan) or chips (Classic)")
+    p.add_argument("--target", type=int, help="Sixty-Six: game points to win the match")
+    p.add_argument("--deck", help='stack the first deal: "AS,10H,..."')
+    p.add_argument("--events", help="write every event as one JSON line to this file")
+    p.add_argument("--save", help="save the game to this file after every move")
+    p.add_argument("--resume", help="resume the game saved in this file")
+    p.add_argument("--input", choices=("auto", "keyboard", "voice"), default="auto",
+                   help="keyboard, voice (microphone) or auto (voice when a microphone "
+                        "is found and input is not piped)")
+    p.add_argument("--wav", nargs="+", metavar="FILE",
+                   help="play by voice from these WAV files, one per turn (for tests)")
+    p.add_argument("--mute", action="store_true", help="print announcements, do not speak")
+    add_voice_arguments(p)
+    p.add_argument("--push-to-talk", action="store_true",
+                   help="press Enter to start and to end each utterance instead of "
+                        "hands-free listening")
+    p.add_argument("--trailing-silence", type=float, default=0.5, metavar="SECONDS",
+                   help="hands-free: the pause that ends an utterance (default 0.5)")
+    p.add_argument("--pace", type=float, help="seconds between bot moves (default 0.8, "
+                                              "0 when muted and piped)")
+    p.add_argument("--rate", type=int, help="speech rate in words per minute")
+    p.add_argument("--volume", type=float, help="speech volume, 0 to 1")
+    p.add_argument("--voice", help="speech voice (name or language)")
+    p.add_argument("--strict-memory", action="store_true",
+                   help="Sixty-Six: no reminders of points and tricks, as at a real table")
+
+
+def add_voice_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", default="en", help="language, e.g. en, en-gb, ko (default en)")
+    p.add_argument("--backend", choices=("auto", "vosk", "sphinx"), default="auto")
+    p.add_argument("--model", help="path of a Vosk model folder you already have")

@@ -1,0 +1,165 @@
+"""Setting up a game from the command line's options: the composition root.
+
+One ``Language`` and one ``GameSpec`` are chosen here; the seats, bots, input, speech,
+events file and save file are made from them and handed to the session.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from contextlib import ExitStack
+from typing import List
+
+from engine.cards import parse_cards
+from voice.cli.options import split_list
+from voice.dialog.record import Recorder, SaveError, Seat, read_save
+from voice.dialog.session import Session
+from voice.errors import SpeakerError, UserError, sentence
+from voice.games import GAMES, find_game
+from voice.games.spec import GameSpec
+from voice.hear.listeners import KeyboardListener
+from voice.lang import Language
+
+
+def _seats(args: argparse.Namespace, spec: GameSpec) -> List[Seat]:
+    humans = split_list(args.players) or (["Player"] if not args.bots else [])
+    bots = split_list(args.bots)
+    if args.players is None and args.bots is None:
+        bots = list(spec.default_bots)
+    for kind in bots:
+        if kind not in spec.bots:
+            raise UserError(f"Unknown bot {kind!r}; choose from {', '.join(spec.bots)}.")
+    seats = [Seat(name) for name in humans]
+    for kind in bots:
+        seats.append(Seat(f"{kind.capitalize()} {len(seats) + 1}", kind))
+    return seats
+
+
+def _new_state(spec: GameSpec, args: argparse.Namespace, seats: List[Seat], seed: int):
+    try:
+        deck = parse_cards(args.deck) if args.deck else None
+        options = spec.make_options(lives=args.lives, target=args.target)
+        return spec.rules.new_game([s.name for s in seats], options, seed=seed, deck=deck)
+    except ValueError as exc:
+        raise UserError(sentence(exc)) from None
+
+
+def _resumed(args: argparse.Namespace):
+    """(spec, state, seats, bot seed) of the saved game, or UserError saying why not."""
+    try:
+        saved = read_save(args.resume)
+    except SaveError as exc:
+        raise UserError(str(exc)) from None
+    if saved.game_id not in GAMES:
+        raise UserError(f"The save file {args.resume} is for an unknown game {saved.game_id!r}.")
+    spec = GAMES[saved.game_id]
+    try:
+        state = spec.rules.State.from_json(saved.state_json)
+    except ValueError as exc:
+        raise UserError(f"The save file {args.resume} cannot be used: {exc}.") from None
+    if not spec.accepts(state) or [s.name for s in saved.seats] != list(state.players):
+        raise UserError(f"The save file {args.resume} is damaged (seats do not match).")
+    return spec, state, saved.seats, saved.bot_seed
+
+
+def start_play(args: argparse.Namespace) -> int:
+    try:
+        language = Language.load(args.lang)
+    except ValueError as exc:
+        raise UserError(sentence(exc)) from None
+
+    opening: list = []
+    if args.resume:
+        spec, state, seats, bot_seed = _resumed(args)
+        save_path = args.save or args.resume
+    else:
+        spec = find_game(args.game)
+        seats = _seats(args, spec)
+        bot_seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+        state = _new_state(spec, args, seats, bot_seed)
+        opening = spec.rules.opening_events(state)
+        save_path = args.save
+    if spec.id not in language.games:
+        raise UserError(f"There are no {language.name} words for {spec.title} yet; "
+                        f"play it with --lang en.")
+    talk = spec.talk(language, strict_memory=args.strict_memory)
+
+    bots = {i: spec.bots[s.bot](bot_seed * 101 + i) for i, s in enumerate(seats) if s.bot}
+    if not any(s.bot is None for s in seats):
+        raise UserError("Nobody to play: give at least one player with --players "
+                        "(bot-only games are for 'talking-cards simulate').")
+
+    with ExitStack() as stack:
+        speaker = _speaker(args, language, stack)
+        listener, voice_failure = _listener(args, language, speaker, stack)
+        events_file = stack.enter_context(open(args.events, "w", encoding="utf-8")) \
+            if args.events else None
+        pace = args.pace if args.pace is not None else (
+            0.0 if args.mute and not listener.live else 0.8)
+        record = Recorder(spec.id, seats, bot_seed, events_file, save_path)
+        session = Session(talk, spec.rules, state, bots, listener, speaker, record, pace=pace,
+                          on_voice_failure=voice_failure)
+        code = session.run(opening)
+        speaker.wait_until_quiet(30.0)
+        return code
+
+
+def _speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
+    from voice.speak.speaker import Speaker, print_line
+    kwargs = {}
+    if args.rate:
+        kwargs["rate_wpm"] = args.rate
+    if args.volume is not None:
+        kwargs["volume"] = args.volume
+    voice = args.voice or language.tts_voice  # speak the language
+    try:
+        speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
+    except SpeakerError as exc:  # no such voice: say so, speak with the default one
+        print(sentence(exc), file=sys.stderr)
+        speaker = Speaker(muted=args.mute, on_text=print_line, **kwargs)
+    stack.callback(speaker.close)
+    return speaker
+
+
+def _listener(args: argparse.Namespace, language: Language, speaker, stack: ExitStack):
+    """The input the player asked for; without a microphone, the keyboard with a notice."""
+    def keyboard_notice(exc: Exception) -> str:
+        return language.phrases.text("notices.keyboard", problem=sentence(exc))
+
+    if args.wav:
+        from voice.hear.listeners import WavFilesListener
+        from voice.hear.segmenter import Segmenter
+        recognizer, notice = _recognizer(args, language)
+        if notice:
+            speaker.say(notice)
+        return WavFilesListener(args.wav, Segmenter, recognizer), None
+    wants_voice = args.input == "voice" or (args.input == "auto" and sys.stdin.isatty())
+    if not wants_voice:
+        return KeyboardListener(), None
+    try:
+        from voice.hear.listeners import open_voice_input
+
+        def recognizer():
+            made, notice = _recognizer(args, language)
+            if notice:
+                speaker.say(notice)
+            return made
+        prompts = (language.phrases.text("prompts.push_to_talk"),
+                   language.phrases.text("prompts.listening"))
+        listener = open_voice_input(recognizer, speaker, push_to_talk=args.push_to_talk,
+                                    trailing_silence_s=args.trailing_silence, prompts=prompts)
+        stack.callback(listener.close)
+        return listener, keyboard_notice
+    except Exception as exc:  # no microphone, no model: say it once, play by keyboard
+        speaker.say(keyboard_notice(exc))
+        return KeyboardListener(), None
+
+
+def _recognizer(args: argparse.Namespace, language: Language):
+    from voice.hear.choose import make_recognizer
+    try:
+        return make_recognizer(language, args.backend, args.model,
+                               push_to_talk=getattr(args, "push_to_talk", False))
+    except Exception as exc:
+        raise UserError(sentence(exc)) from None

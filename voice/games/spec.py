@@ -1,0 +1,108 @@
+"""What a game brings to the voice layer: its registry entry and its talk adapter.
+
+A ``GameSpec`` declares a game once (id, rules module, bots, options, player counts, talk);
+``voice/games/__init__.py`` lists them, and the command line, the session, the save format
+and the simulator ask that list instead of naming games.
+
+A talk adapter (``GameTalk``) turns words into actions and events into sentences for one
+game. Each turn it computes a ``TurnMenu`` once from the legal actions (as lichess builds its
+phrase map from the legal moves of a position): the menu says which phrases belong in the
+recognizer's vocabulary and resolves what was said into an ``Outcome`` without trying moves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Mapping, Optional, Protocol, Sequence, Tuple
+
+from engine.api import Bot, IllegalAction
+from voice.lang import Language
+from voice.understand.grammar import Intent
+
+# Commands the session itself answers, in every game.
+SHARED_COMMANDS = ("repeat", "slower", "faster", "louder", "quieter", "pause", "quit",
+                   "yes", "no", "undo")
+
+
+@dataclass
+class Outcome:
+    """The dialog's answer to an intent: an action to apply, a question, or a refusal."""
+
+    action: Any = None
+    question: Optional[str] = None      # asked; the next answer completes ``pending``
+    pending: Optional[Intent] = None
+    refusal: Optional[str] = None       # spoken; nothing changes
+    reason: str = ""                    # the refusal's code, for the events file
+    notes: List[str] = field(default_factory=list)  # said before the action's announcement
+
+
+@dataclass(frozen=True)
+class TurnMenu:
+    """What can be said on one turn, computed once from the legal actions."""
+
+    allowed: Callable[[Intent], bool]   # does this phrase belong in the vocabulary now?
+    resolve: Callable[[Intent], Outcome]
+
+
+def refused(language: Language, refusal: IllegalAction) -> Outcome:
+    """An Outcome saying an engine refusal in the player's language."""
+    reason = language.phrases.refusal(refusal.code, **refusal.fields)
+    return Outcome(refusal=language.phrases.text("dialog.illegal", reason=reason),
+                   reason=refusal.code)
+
+
+def checked(rules, language: Language, state, action, legal: Sequence) -> Outcome:
+    """The action if it is among the legal ones, else the rules' reason in words."""
+    if action in legal:
+        return Outcome(action=action)
+    try:
+        rules.check(state, action)
+    except IllegalAction as refusal:
+        return refused(language, refusal)
+    return Outcome(action=action)
+
+
+class GameTalk(Protocol):
+    language: Language
+    commands: Tuple[str, ...]            # the game's questions (SHARED_COMMANDS aside)
+    typed_aliases: Mapping[str, str]     # typed-only names of its questions ("total": "score")
+
+    def speaks(self, intent: Intent) -> bool:
+        """Is this a phrase of the game at all, in some turn (for ``listen``)?"""
+    def turn(self, state, seat: int, pending: Optional[Intent]) -> TurnMenu: ...
+    def phrase(self, intent: Intent) -> str: ...
+    def answer(self, command: str, state, seat: int) -> str: ...
+    def rules(self, rank: str, state) -> str: ...
+    def announce(self, events: Sequence, state, humans: Sequence[int]) -> List[str]:
+        """Sentences for what happened, the new hand after a deal included."""
+    def deal_notice(self, state, humans: Sequence[int]) -> List[str]: ...
+    def where_we_are(self, state, seat: int) -> List[str]:
+        """The position in a sentence or two, for a resumed game."""
+    def cues(self, events: Sequence) -> List[str]:
+        """Earcon names for the events, the most urgent first."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str                                   # the one name: CLI, saves, simulator
+    title: str                                # in English, for --help; spoken titles are phrases
+    rules: Any                                # a module meeting engine.api.Game
+    bots: Mapping[str, Callable[[int], Bot]]
+    default_bots: Tuple[str, ...]             # the opponents of one person in ``play``
+    simulate_bots: Tuple[str, ...]            # the table ``simulate`` plays by default
+    make_options: Callable[..., Any]          # (lives=None, target=None) -> the rules' Options
+    talk: Callable[..., GameTalk]             # (language, strict_memory=False) -> GameTalk
+    accepts: Callable[[Any], bool] = lambda state: True  # is a loaded state this game's?
+    alternate_first_seat: bool = False        # seat 0 always leads: swap seats each match
+
+    @property
+    def players(self) -> Tuple[int, int]:
+        return tuple(self.rules.PLAYERS)
+
+
+def unique(items) -> List[str]:
+    out: List[str] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
+

@@ -1,0 +1,41 @@
+"""Choosing a recognizer for a language: Vosk when a model for it is installed (or given),
+else the embedded PocketSphinx English acoustic model when the language has pronunciations
+for it, with a one-line notice in the language saying so."""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+from voice.errors import ModelError, RecognizerError
+from voice.hear.recognizer import Recognizer
+from voice.lang import Language
+
+
+def make_recognizer(language: Language, backend: str = "auto", model_path: Optional[str] = None,
+                    push_to_talk: bool = False) -> Tuple[Recognizer, Optional[str]]:
+    """(recognizer, notice or None). RecognizerError (one sentence) when none can work.
+
+    With push-to-talk the player means every utterance, so PocketSphinx accepts on its
+    lenient thresholds; an open microphone keeps the strict ones (no off-topic move)."""
+    from voice.hear.models import find_model, resolve_model
+    embedded = language.sphinx_pronunciations is not None
+    problem = ""
+    if backend in ("auto", "vosk"):
+        try:
+            folder = resolve_model(language.tag, model_path)
+            from voice.hear.vosk import LetterFold, VoskRecognizer
+            fold = LetterFold(language.sound_fold, language.silent_letters)
+            return VoskRecognizer(folder, fold=fold), None
+        except (ModelError, RecognizerError) as exc:
+            if backend == "vosk" or model_path or not embedded:
+                raise RecognizerError(str(exc)) from None
+            problem = str(exc)
+    if not embedded:
+        raise RecognizerError(language.phrases.text("notices.no_recognizer",
+                                                    language=language.name, lang=language.tag))
+    from voice.hear.sphinx import SphinxRecognizer
+    notice = None
+    if backend == "auto":
+        notice = language.phrases.text("notices.embedded_recognizer", lang=language.tag)
+        if find_model(language.tag) is not None:  # a model is there but unusable: say why
+            notice = f"{problem} {notice}"
+    return SphinxRecognizer(language.sphinx_pronunciations, strict=not push_to_talk), notice
