@@ -1,7 +1,7 @@
 """Recognition benchmark for the PocketSphinx backend: prints tables for the README.
 
 Every vocabulary is the real in-game one, built as the session builds it on a Ninety-Nine
-turn (``Grammar.vocabulary`` filtered by ``NinetyNineTalk.allowed`` for a dealt hand of three
+turn (``Grammar.vocabulary`` filtered by ``NinetyNineTalk.turn(...).allowed`` for a dealt hand of three
 ranks at a random total; yes/no only while a question waits, so not here).
 
 A reading is right when it means what was said (same intent: "the seven" for "seven").
@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from tests.speech_clips import RANK_WORDS, VOICES, noise_burst, synthesize_pcm  # noqa: E402
+from voice.games.spec import SHARED_COMMANDS
 from voice.lang import Language
 from voice.hear.audio import WavSource  # noqa: E402
 from voice.dsp import noise_floor, speech_level_dbfs  # noqa: E402
@@ -82,10 +83,12 @@ def in_game_vocabulary(hand_ranks, total: int):
     state = deal(hand_ranks, total)
     seat = nn.current_player(state)
 
-    def allowed(intent):   # Session.allowed with no pending question or confirmation
-        if intent.kind == "command" and intent.name in ("yes", "no"):
-            return False
-        return TALK.allowed(intent, state, seat, None)
+    menu = TALK.turn(state, seat, None)
+
+    def allowed(intent):   # Session.allowed with no pending question, no move to undo
+        if intent.kind == "command" and intent.name in SHARED_COMMANDS:
+            return intent.name not in ("yes", "no", "undo")
+        return menu.allowed(intent)
     return GRAMMAR.vocabulary(allowed)
 
 

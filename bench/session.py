@@ -34,11 +34,11 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from speech_clips import synthesize  # noqa: E402
+from voice.games.spec import SHARED_COMMANDS
 from voice.lang import Language
 from voice.hear.audio import AudioSource, WavSource  # noqa: E402
 from voice.hear.listeners import VoiceListener  # noqa: E402
 from voice.games.ninety_nine import NinetyNineTalk  # noqa: E402
-from voice.lang.phrasebook import Phrasebook  # noqa: E402
 from voice.hear.segmenter import Segmenter  # noqa: E402
 from voice.hear.sphinx import SphinxRecognizer  # noqa: E402
 
@@ -115,7 +115,7 @@ def answer(heard, grammar, talk, state):
     intent = grammar.parse(heard.text) if heard is not None else None
     if intent is None:
         return []
-    outcome = talk.resolve(intent, state, 0, None)
+    outcome = talk.turn(state, 0, None).resolve(intent)
     if outcome.action is None:
         return [outcome.question or outcome.refusal or ""]
     after, events = nn.apply(state, outcome.action)
@@ -160,8 +160,8 @@ def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voic
     """Rows of seconds by mode, the first-sound delays, and the decoding left after each
     utterance: "streamed" (end() in the listener) against "whole" (the cut utterance
     decoded at once, as the listener did before streaming), on the same clips."""
-    grammar, phrases = Language.load(lang).grammar, Phrasebook.load(lang)
-    talk = NinetyNineTalk(grammar, phrases)
+    language = Language.load(lang)
+    grammar, talk = language.grammar, NinetyNineTalk(language)
     recognizer = EndTimer(recognizer or SphinxRecognizer(Language.load("en").sphinx_pronunciations))
     rows = {"hands-free": [], "push-to-talk": []}
     decoding = {"streamed": [], "whole": []}
@@ -170,7 +170,10 @@ def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voic
         text, hand = commands[i % len(commands)]
         state = nn.new_game(["Ann", "Bob"], seed=i, deck=hand + ["5S", "5H", "5D"])
         state = replace(state, total=40)
-        vocabulary = grammar.vocabulary(lambda intent: talk.allowed(intent, state, 0, None))
+        menu = talk.turn(state, 0, None)
+        vocabulary = grammar.vocabulary(   # as the session's: no question waits, no undo
+            lambda i: i.name not in ("yes", "no", "undo") if i.kind == "command"
+            and i.name in SHARED_COMMANDS else menu.allowed(i))
         clip = synthesize(text, voice=voice, speed=150 + 10 * (i % 4))
         chunks = list(WavSource(clip).chunks())
         pcm = np.concatenate(chunks)
@@ -214,7 +217,9 @@ def vosk_latency(n):
     if folder is None:
         print("(no Korean Vosk model installed: Vosk latency not measured)")
         return {}, {}
-    recognizer = VoskRecognizer(folder)
+    from voice.hear.vosk import LetterFold
+    korean = Language.load("ko")
+    recognizer = VoskRecognizer(folder, fold=LetterFold(korean.sound_fold, korean.silent_letters))
     rows, _, decoding = latency(n + 1, lang="ko", recognizer=recognizer, commands=KOREAN,
                                 voice="ko")
     return ({mode: values[1:] for mode, values in rows.items()},

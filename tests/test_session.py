@@ -54,3 +54,17 @@ def test_pause_holds_the_bots_until_the_player_speaks_again(tmp_path):
     bot_moves = [i for i, line in enumerate(lines) if line.startswith("Strong 2 plays")]
     assert bot_moves and bot_moves[0] > paused_at  # the bot moved only after "go on"
     assert not session.paused
+
+
+def test_a_turns_vocabulary_asks_the_rules_once(tmp_path, monkeypatch):
+    """The turn's menu is computed once from legal_actions (it was 340 calls per vocabulary)."""
+    session, _ = live_session("", tmp_path)
+    calls = []
+    real = nn.legal_actions
+    monkeypatch.setattr(nn, "legal_actions", lambda state: calls.append(1) or real(state))
+    vocabulary = session.grammar.vocabulary(lambda intent: session.allowed(intent, 0))
+    assert "seven" in vocabulary and "ten plus" in vocabulary and "total" in vocabulary
+    assert "ten minus" not in vocabulary  # the total is 0
+    assert "ten" in vocabulary and "jack" not in vocabulary
+    session.menu(0).resolve(session.grammar.parse("ten"))
+    assert len(calls) == 1

@@ -1,6 +1,7 @@
 """Sixty-Six by keyboard and by voice: the dialog, the announcer, and whole hands through the CLI."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -289,3 +290,24 @@ def test_playing_by_voice_from_wav_files_through_the_cli(tmp_path):
     assert ann_plays == ["QH", "AS"], (result.stdout, rejected)
     # the unasked "yes" is outside the vocabulary: "say that again" or "nothing to answer"
     assert all(reason in ("nothing_to_answer", "not_understood") for _, reason in rejected), rejected
+
+
+def test_simulate_sixty_six_works_with_its_default_bots():
+    result = subprocess.run([sys.executable, "-m", "voice", "simulate", "--game", "sixty-six",
+                             "--games", "2", "--seed", "1"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "2 games of sixty-six" in result.stdout and "Strong 1" in result.stdout
+
+
+def test_listen_uses_the_games_own_vocabulary():
+    """Spoken "close the stock": a Sixty-Six move (it was heard as "slower" in Ninety-Nine's
+    vocabulary, which has no such move)."""
+    from tests.speech_clips import synthesize
+    sphinx_recognizer()
+    result = subprocess.run([sys.executable, "-m", "voice", "listen", "--game", "sixty-six",
+                             "--backend", "sphinx", "--json", str(synthesize("close the stock"))],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    heard = json.loads(result.stdout.strip().splitlines()[-1])
+    assert heard["action"] == {"type": "move", "name": "close", "suit": None}, heard

@@ -1,0 +1,98 @@
+"""Languages are data: every language has every sentence English has for the games it
+offers, tags are normalized once, and a non-English game says no English word."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import ninety_nine as nn
+from engine.ninety_nine_bots import make_bot
+from voice.games import GAMES
+from voice.lang import LANG_DIR, Language, available, load_language_data
+
+GAME_FILES = {"sixty-six": "sixty_six"}  # the games whose words live in files of their own
+
+
+def keys(data, prefix=""):
+    """Dotted keys of a phrase catalog, notes (``_about``) left out."""
+    out = set()
+    for key, value in data.items():
+        if key.startswith("_"):
+            continue
+        if isinstance(value, dict):
+            out |= keys(value, f"{prefix}{key}.")
+        else:
+            out.add(prefix + key)
+    return out
+
+
+def own_phrases(code: str, games) -> set:
+    """The keys a language's own files hold (no English underneath)."""
+    folder = LANG_DIR / code
+    found = set()
+    for path in [folder / "phrases.json"] + [folder / f"phrases.{GAME_FILES[g]}.json"
+                                             for g in games if g in GAME_FILES]:
+        if path.exists():
+            found |= keys(json.loads(path.read_text(encoding="utf-8")))
+    return found
+
+
+@pytest.mark.parametrize("code", [c for c in available() if c != "en"])
+def test_every_language_has_every_english_sentence_of_its_games(code):
+    language = Language.load(code)
+    english = own_phrases("en", language.games)
+    missing = sorted(english - own_phrases(code, language.games) - set(language.english_allowed))
+    assert missing == [], f"{code} lacks {missing}"
+
+
+@pytest.mark.parametrize("code", available())
+def test_every_language_names_only_registered_games(code):
+    assert set(Language.load(code).games) <= set(GAMES)
+
+
+def test_language_tags_are_normalized_once():
+    assert Language.load("en-us").code == Language.load("EN_US").code == "en"
+    assert Language.load("en_GB").tag == "en-gb"
+    assert Language.load("ko-KR").code == "ko"
+    with pytest.raises(ValueError, match="there is no language 'xx'"):
+        Language.load("xx")
+
+
+def test_refusals_are_phrased_from_codes_in_each_language():
+    en, ko = Language.load("en").phrases, Language.load("ko").phrases
+    assert en.refusal("below_zero", total=5) == \
+        "the total is 5: minus ten would take it below zero"
+    assert en.refusal("must_trump", led_suit="D", trump_suit="H") == \
+        "you have no diamonds, so you must play a trump: you have a heart"
+    assert "5" in ko.refusal("below_zero", total=5) and "total" not in ko.refusal(
+        "below_zero", total=5)
+
+
+ENGLISH_WORDS = re.compile(r"\b(the|you|your|turn|plays|total|lives?|cards?|of|and|is|"
+                           r"round|deals|wins?|loses?|game|say|minus|plus)\b", re.I)
+
+
+def test_a_korean_game_says_no_english_word():
+    """A whole bot game of Doksan Dokuz announced in Korean, every sentence checked."""
+    language = Language.load("ko")
+    talk = GAMES["doksan"].talk(language)
+    state = nn.new_game(["민수", "Strong 2", "Strong 3"], seed=11)
+    bots = {i: make_bot("strong", i) for i in range(3)}
+    said = talk.announce(nn.opening_events(state), state, [0])
+    while not nn.is_over(state):
+        seat = nn.current_player(state)
+        state, events = nn.apply(state, bots[seat].choose(nn.view(state, seat)))
+        said += talk.announce(events, state, [0])
+    said += [talk.answer(c, state, 0) for c in talk.commands] + [talk.rules("A", state)]
+    english = [line for line in said if ENGLISH_WORDS.search(line.replace("Strong", ""))]
+    assert english == []
+
+
+def test_language_data_files_are_valid_json_with_notes():
+    for path in Path(LANG_DIR).glob("*/*.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(data, dict), path
+    assert load_language_data("en", "grammar")["commands"]["total"]["spoken"]
