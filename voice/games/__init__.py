@@ -1,42 +1,46 @@
 """The one list of games. The command line's choices, ``play``, ``simulate``, ``listen`` and
 the save format all ask it; nothing outside a game's own modules names a game.
 
+A game's modules are imported when the game is first used, so starting Doksan Dokuz does not
+load Sixty-Six's bots.
+
 >>> [spec.id for spec in GAMES.values()]
 ['doksan', 'classic', 'sixty-six']
 >>> find_game("sixty-six").default_bots
 ('strong',)
+>>> find_game("classic").rules.__name__
+'engine.ninety_nine'
 """
 from __future__ import annotations
 
 from typing import Dict, Optional
 
-# Aliased: this package's own modules ninety_nine and sixty_six would shadow the engine's.
-from engine import ninety_nine as nn_rules, ninety_nine_bots, sixty_six as ss_rules, sixty_six_bots
-from voice.games.ninety_nine import NinetyNineTalk
-from voice.games.sixty_six import SixtySixTalk
 from voice.games.spec import GameSpec
 
 
 def _ninety_nine(variant: str, title: str) -> GameSpec:
     def make_options(lives: Optional[int] = None, target: Optional[int] = None):
-        return nn_rules.Options(variant=variant, lives=lives)
+        from engine.ninety_nine import Options
+        return Options(variant=variant, lives=lives)
     return GameSpec(
-        id=variant, title=title, rules=nn_rules, bots=ninety_nine_bots.BOTS,
+        id=variant, title=title, rules_module="engine.ninety_nine",
+        bots_module="engine.ninety_nine_bots", talk_class="voice.games.ninety_nine:NinetyNineTalk",
         default_bots=("strong", "strong"), simulate_bots=("strong", "random", "random"),
-        make_options=make_options, talk=NinetyNineTalk,
-        accepts=lambda state: state.options.variant == variant)
+        make_options=make_options, accepts=lambda state: state.options.variant == variant)
 
 
 def _sixty_six_options(lives: Optional[int] = None, target: Optional[int] = None):
-    return ss_rules.Options(**({"target": target} if target else {}))
+    from engine.sixty_six import Options
+    return Options(**({"target": target} if target else {}))
 
 
 GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
     _ninety_nine("doksan", "Doksan Dokuz (33, 66, 99)"),
     _ninety_nine("classic", "Classic Ninety-Nine"),
-    GameSpec(id="sixty-six", title="Sixty-Six (Altmışaltı)", rules=ss_rules,
-             bots=sixty_six_bots.BOTS, default_bots=("strong",), simulate_bots=("strong", "greedy"),
-             make_options=_sixty_six_options, talk=SixtySixTalk, alternate_first_seat=True),
+    GameSpec(id="sixty-six", title="Sixty-Six (Altmışaltı)", rules_module="engine.sixty_six",
+             bots_module="engine.sixty_six_bots", talk_class="voice.games.sixty_six:SixtySixTalk",
+             default_bots=("strong",), simulate_bots=("strong", "greedy"),
+             make_options=_sixty_six_options, alternate_first_seat=True),
 )}
 DEFAULT_GAME = "doksan"
 

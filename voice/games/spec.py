@@ -11,6 +11,7 @@ recognizer's vocabulary and resolves what was said into an ``Outcome`` without t
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Mapping, Optional, Protocol, Sequence, Tuple
 
@@ -85,14 +86,28 @@ class GameTalk(Protocol):
 class GameSpec:
     id: str                                   # the one name: CLI, saves, simulator
     title: str                                # in English, for --help; spoken titles are phrases
-    rules: Any                                # a module meeting engine.api.Game
-    bots: Mapping[str, Callable[[int], Bot]]
+    rules_module: str                         # a module meeting engine.api.Game
+    bots_module: str                          # a module with BOTS: kind -> factory(seed)
+    talk_class: str                           # "module:Class" of its GameTalk
     default_bots: Tuple[str, ...]             # the opponents of one person in ``play``
     simulate_bots: Tuple[str, ...]            # the table ``simulate`` plays by default
     make_options: Callable[..., Any]          # (lives=None, target=None) -> the rules' Options
-    talk: Callable[..., GameTalk]             # (language, strict_memory=False) -> GameTalk
     accepts: Callable[[Any], bool] = lambda state: True  # is a loaded state this game's?
     alternate_first_seat: bool = False        # seat 0 always leads: swap seats each match
+
+    @property
+    def rules(self):
+        return importlib.import_module(self.rules_module)
+
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        return importlib.import_module(self.bots_module).BOTS
+
+    @property
+    def talk(self) -> Callable[..., GameTalk]:
+        """(language, strict_memory=False) -> the game's GameTalk."""
+        module, _, name = self.talk_class.partition(":")
+        return getattr(importlib.import_module(module), name)
 
     @property
     def players(self) -> Tuple[int, int]:
