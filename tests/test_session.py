@@ -5,7 +5,7 @@ import io
 import json
 
 from engine import ninety_nine as nn
-from engine.ninety_nine_bots import make_bot
+from engine.ninety_nine_bots import BOTS
 from voice.lang import Language
 from voice.hear.listeners import KeyboardListener
 from voice.games.ninety_nine import NinetyNineTalk
@@ -23,7 +23,7 @@ def live_session(typed: str, tmp_path):
     listener.live = True  # as at a terminal: the loop listens between bot moves
     events = open(tmp_path / "events.jsonl", "w")
     record = Recorder("doksan", [Seat("Ann"), Seat("Strong 2", "strong")], 0, events)
-    session = Session(NinetyNineTalk(Language.load("en")), nn, state, {1: make_bot("strong", 1)},
+    session = Session(NinetyNineTalk(Language.load("en")), nn, state, {1: BOTS["strong"]},
                       listener, Speaker(muted=True, on_text=lines.append), record, pace=0.01)
     return session, lines
 

@@ -29,6 +29,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--events", help="write every event as one JSON line to this file")
     p.add_argument("--save", help="save the game to this file after every move")
     p.add_argument("--resume", help="resume the game saved in this file")
+    p.add_argument("--force", action="store_true",
+                   help="start a new game even though the --save file already exists")
     p.add_argument("--input", choices=("auto", "keyboard", "voice"), default="auto",
                    help="keyboard, voice (microphone) or auto (voice when a microphone "
                         "is found and input is not piped)")

@@ -6,6 +6,7 @@ events file and save file are made from them and handed to the session.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from contextlib import ExitStack
@@ -13,13 +14,31 @@ from typing import List
 
 from engine.cards import parse_cards
 from voice.cli.options import split_list
-from voice.dialog.record import Recorder, SaveError, Seat, read_save
+from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, open_events,
+                                 read_save)
 from voice.dialog.session import Session
-from voice.errors import SpeakerError, UserError, sentence
+from voice.errors import AudioError, SpeakerError, UserError, sentence
 from voice.games import GAMES, find_game
 from voice.games.spec import GameSpec
 from voice.hear.listeners import KeyboardListener
 from voice.lang import Language
+
+
+# Options that set up a new game; a resumed game keeps its own.
+NEW_GAME_OPTIONS = ("players", "bots", "seed", "lives", "target", "deck")
+MAX_LIVES = 99
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse odd values in one sentence (a billion lives, a target of 0)."""
+    if args.lives is not None and not 1 <= args.lives <= MAX_LIVES:
+        raise UserError(f"--lives must be between 1 and {MAX_LIVES}.")
+    if args.pace is not None and not 0 <= args.pace <= 60:
+        raise UserError("--pace must be between 0 and 60 seconds.")
+    if args.volume is not None and not 0 <= args.volume <= 1:
+        raise UserError("--volume must be between 0 and 1.")
+    if args.trailing_silence is not None and not 0.1 <= args.trailing_silence <= 5:
+        raise UserError("--trailing-silence must be between 0.1 and 5 seconds.")
 
 
 def _seats(args: argparse.Namespace, spec: GameSpec) -> List[Seat]:
@@ -58,9 +77,11 @@ def _resumed(args: argparse.Namespace):
         state = spec.rules.State.from_json(saved.state_json)
     except ValueError as exc:
         raise UserError(f"The save file {args.resume} cannot be used: {exc}.") from None
-    if not spec.accepts(state) or [s.name for s in saved.seats] != list(state.players):
-        raise UserError(f"The save file {args.resume} is damaged (seats do not match).")
-    return spec, state, saved.seats, saved.bot_seed
+    if not spec.accepts(state) or [s.name for s in saved.seats] != list(state.players) \
+            or any(s.bot is not None and s.bot not in spec.bots for s in saved.seats) \
+            or saved.bot_seed is None:
+        raise UserError(f"The save file {args.resume} is damaged (its seats do not match).")
+    return spec, state, saved
 
 
 def start_play(args: argparse.Namespace) -> int:
@@ -69,10 +90,18 @@ def start_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(sentence(exc)) from None
 
+    _check_options(args)
     opening: list = []
+    moves, events_length = 0, None
     if args.resume:
-        spec, state, seats, bot_seed = _resumed(args)
+        spec, state, saved = _resumed(args)
+        seats, bot_seed, moves = saved.seats, saved.bot_seed, saved.moves
+        events_length = saved.events_length
         save_path = args.save or args.resume
+        ignored = [f"--{name}" for name in NEW_GAME_OPTIONS if getattr(args, name) is not None]
+        if ignored:
+            print(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings.",
+                  file=sys.stderr)
     else:
         spec = find_game(args.game)
         seats = _seats(args, spec)
@@ -85,19 +114,28 @@ def start_play(args: argparse.Namespace) -> int:
                         f"play it with --lang en.")
     talk = spec.talk(language, strict_memory=args.strict_memory)
 
-    bots = {i: spec.bots[s.bot](bot_seed * 101 + i) for i, s in enumerate(seats) if s.bot}
+    bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
     if not any(s.bot is None for s in seats):
         raise UserError("Nobody to play: give at least one player with --players "
                         "(bot-only games are for 'talking-cards simulate').")
 
+    try:  # the files are checked before anything is said or written
+        if save_path:  # a file other than the one resumed is only replaced with --force
+            other = not args.resume or os.path.realpath(save_path) != os.path.realpath(args.resume)
+            check_save_target(save_path, new_game=other, force=args.force)
+        events_file = open_events(args.events, events_length if args.resume else None) \
+            if args.events else None
+    except SaveError as exc:
+        raise UserError(str(exc)) from None
+
     with ExitStack() as stack:
+        if events_file is not None:
+            stack.callback(events_file.close)
         speaker = _speaker(args, language, stack)
         listener, voice_failure = _listener(args, language, speaker, stack)
-        events_file = stack.enter_context(open(args.events, "w", encoding="utf-8")) \
-            if args.events else None
         pace = args.pace if args.pace is not None else (
             0.0 if args.mute and not listener.live else 0.8)
-        record = Recorder(spec.id, seats, bot_seed, events_file, save_path)
+        record = Recorder(spec.id, seats, bot_seed, events_file, save_path, moves)
         session = Session(talk, spec.rules, state, bots, listener, speaker, record, pace=pace,
                           on_voice_failure=voice_failure)
         code = session.run(opening)
@@ -133,7 +171,10 @@ def _listener(args: argparse.Namespace, language: Language, speaker, stack: Exit
         recognizer, notice = _recognizer(args, language)
         if notice:
             speaker.say(notice)
-        return WavFilesListener(args.wav, Segmenter, recognizer), None
+        try:
+            return WavFilesListener(args.wav, Segmenter, recognizer), None
+        except AudioError as exc:
+            raise UserError(sentence(exc)) from None
     wants_voice = args.input == "voice" or (args.input == "auto" and sys.stdin.isatty())
     if not wants_voice:
         return KeyboardListener(), None

@@ -9,11 +9,12 @@ listener class or a speaker method.
 from __future__ import annotations
 
 import time
+import unicodedata
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from voice.dialog.record import Recorder
 from voice.errors import UserError, sentence
-from voice.games.spec import SHARED_COMMANDS, GameTalk, TurnMenu
+from voice.games.spec import REVEALING_QUESTIONS, SHARED_COMMANDS, GameTalk, TurnMenu
 from voice.hear.listeners import Heard, KeyboardListener
 from voice.hear.recognizer import CONFIRM, REJECT
 from voice.understand.grammar import Intent
@@ -25,11 +26,31 @@ VOICE_CONTROLS: Dict[str, Callable] = {
     "louder": lambda mouth: mouth.set_volume(mouth.volume + 0.2),
     "quieter": lambda mouth: mouth.set_volume(mouth.volume - 0.2),
 }
+ECHO_WORDS, ECHO_CHARS = 4, 40   # what is read back of input that was not understood
+
+
+def echo(text: str) -> str:
+    """A few words of what a player typed, with control characters removed: never a
+    10,000-character line read aloud or raw escape codes in the terminal.
+
+    >>> echo("play the\x1b[31m seven of   hearts now please")
+    'play the [31m seven…'
+    """
+    clean = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text)
+    words = clean.split()
+    short = " ".join(words[:ECHO_WORDS])[:ECHO_CHARS]
+    return short + "…" if len(words) > ECHO_WORDS or len(short) < len(" ".join(words)) else short
+
+
+def bot_seed(base: int, seat: int, moves: int) -> int:
+    """The seed of a bot's choice: from the game's bot seed, the seat and how many moves
+    were made, so a resumed game plays exactly as the unbroken one."""
+    return (base * 1_000_003 + moves * 131 + seat) % (1 << 62)
 
 
 class Session:
-    def __init__(self, talk: GameTalk, rules, state, bots: Dict, ears, mouth,
-                 record: Recorder, pace: float = 0.0,
+    def __init__(self, talk: GameTalk, rules, state, bots: Dict[int, Callable[[int], object]],
+                 ears, mouth, record: Recorder, pace: float = 0.0,
                  on_voice_failure: Optional[Callable[[Exception], str]] = None) -> None:
         self.talk = talk
         self.rules = rules
@@ -37,7 +58,7 @@ class Session:
         self.grammar = talk.language.grammar
         self.state = state
         self.seats = record.seats
-        self.bots = bots                      # seat -> bot
+        self.bots = bots                      # seat -> bot factory(seed)
         self.humans = [i for i, s in enumerate(self.seats) if s.bot is None]
         self.listener = ears
         self.speaker = mouth
@@ -49,9 +70,12 @@ class Session:
         self.pending_confirm: Optional[Intent] = None  # "Seven?" was asked
         self.pending_quit = False
         self.undo_point = None  # (state, seat) before a person's move, until anyone else moves
+        self.held: List[str] = []  # what only the player may hear, while they may undo
         self.paused = False
         self.finished = False
         self._menu: Optional[Tuple[object, int, Optional[Intent], TurnMenu]] = None
+        record.on_problem = lambda kind, path: self.tell(
+            [self.p.text(f"notices.{kind}_failed", path=path)], remember=False)
 
     # --- output -----------------------------------------------------------------------
 
@@ -72,9 +96,14 @@ class Session:
     def start(self, opening_events: Sequence = ()) -> None:
         """Announce the opening (a new game's first deal, or a resumed game's position)."""
         self.record.log(opening_events)
+        if self.rules.is_over(self.state):  # a finished game resumed: who won, and stop
+            self.tell([self.p.text("answers.finished", winner=self.rules.winner(self.state))])
+            self.finished = True
+            return
         said = self.talk.announce(opening_events, self.state, self.humans)
+        said += self.talk.secret(opening_events, self.state, self.humans)
         if not opening_events:  # a resumed game: where things stand
-            said.append(self.p.text("answers.resumed"))
+            said = [self.p.text("answers.resumed")]
             said += self.talk.where_we_are(self.state, self.humans[0])
             said += self.talk.deal_notice(self.state, self.humans)
         said.append(self.turn_line(self.state_turn()))
@@ -92,6 +121,8 @@ class Session:
 
     def run(self, opening_events: Sequence = ()) -> int:
         self.start(opening_events)
+        if self.finished:
+            return 0
         while not self.finished and not self.rules.is_over(self.state):
             seat = self.state_turn()
             if seat in self.bots:
@@ -117,7 +148,15 @@ class Session:
             return True
         return self.menu(seat).allowed(intent)
 
+    def close_undo(self) -> None:
+        """The chance to take the move back is over: say what was held back."""
+        self.undo_point = None
+        held, self.held = self.held, []
+        self.tell(held, remember=False)
+
     def listen(self, seat: int) -> Optional[Heard]:
+        if self.held:  # the same player moves again: they need to know their cards
+            self.close_undo()
         vocabulary = self.grammar.vocabulary(lambda intent: self.allowed(intent, seat))
         prompt = f"{self.seats[seat].name}> "
         try:
@@ -143,7 +182,8 @@ class Session:
             self.pause_between_moves(self.pace)
             if self.state_turn() != seat:
                 return  # a player took their move back
-        bot = self.bots[seat]
+        self.close_undo()
+        bot = self.bots[seat](bot_seed(self.record.bot_seed, seat, self.record.moves))
         self.apply(bot.choose(self.rules.view(self.state, seat)), [])
 
     def pause_between_moves(self, seconds: float) -> None:
@@ -181,8 +221,14 @@ class Session:
         self.state, events = self.rules.apply(self.state, action)
         self.undo_point = (before, self.rules.current_player(before)) \
             if by_person and not self.rules.is_over(self.state) else None
+        self.record.moves += 1
         self.record.log(events)
         said = list(notes) + self.talk.announce(events, self.state, self.humans)
+        secret = self.talk.secret(events, self.state, self.humans)
+        if self.undo_point is not None:
+            self.held = secret       # said when the chance to undo is over
+        else:
+            said += secret
         for cue in self.talk.cues(events)[:1]:
             self.speaker.earcon(cue)  # heard first: something went wrong for someone
         self.tell(said)
@@ -204,7 +250,7 @@ class Session:
         intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
         if intent is None:
             if heard.typed and heard.text:
-                message = p.text("dialog.not_understood", text=heard.text)
+                message = p.text("dialog.not_understood", text=echo(heard.text))
             else:
                 message = p.text("dialog.sorry")
             self.reject(seat, heard, "not_understood", message)
@@ -269,6 +315,8 @@ class Session:
         elif name == "undo" and self.undo_point is not None and self.undo_point[1] == seat:
             self.state, _ = self.undo_point
             self.undo_point = None
+            self.held = []           # never heard: the next card stays unknown
+            self.record.moves -= 1
             player = self.seats[seat].name
             self.record.undo(player)
             self.tell([p.text("answers.undone", player=player)]
@@ -280,8 +328,10 @@ class Session:
         elif name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", p.text("dialog.sorry"))
         elif name in self.talk.commands or name in self.talk.typed_aliases:
+            if name in REVEALING_QUESTIONS and self.held:
+                self.close_undo()    # their cards include the one held back: no undo now
             self.tell([self.talk.answer(name, self.state, seat)], remember=name != "help")
         else:  # another game's command ("trump" in Ninety-Nine)
             self.reject(seat, heard, "not_understood",
-                        p.text("dialog.not_understood", text=heard.text) if heard.typed
+                        p.text("dialog.not_understood", text=echo(heard.text)) if heard.typed
                         else p.text("dialog.sorry"))

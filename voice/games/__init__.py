@@ -31,7 +31,7 @@ def _ninety_nine(variant: str, title: str) -> GameSpec:
 
 def _sixty_six_options(lives: Optional[int] = None, target: Optional[int] = None):
     from engine.sixty_six import Options
-    return Options(**({"target": target} if target else {}))
+    return Options(**({"target": target} if target is not None else {}))
 
 
 GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (

@@ -160,9 +160,6 @@ class NinetyNineTalk:
                                       direction=self.p.data["direction"][e.direction]))
             elif t == "reshuffle":
                 out.append(self.p.text("events.reshuffle"))
-            elif t == "draw":
-                if e.player in human_names and len(human_names) == 1:
-                    out.append(self.p.text("events.draw_you", card=self.p.card(e.card)))
             elif t == "round_end":
                 if e.winner and "hit_99" not in hits:
                     out.append(self.p.text("events.round_end_win", winner=e.winner))
@@ -176,6 +173,13 @@ class NinetyNineTalk:
                 out.append(self.p.text(key, player=e.player))
             elif t == "game_over":
                 out.append(self.p.text("events.game_over", winner=e.winner))
+        return out
+
+    def secret(self, events: Sequence, state: nn.State, humans: Sequence[int]) -> List[str]:
+        """What only the player may hear: the card a lone player drew, their new hand."""
+        human_names = {state.players[s] for s in humans}
+        out = [self.p.text("events.draw_you", card=self.p.card(e.card)) for e in events
+               if e.type == "draw" and e.player in human_names and len(human_names) == 1]
         if any(e.type == "round_start" for e in events):
             out += self.deal_notice(state, humans)
         return out

@@ -186,7 +186,6 @@ class SixtySixTalk:
     def announce(self, events: Sequence, state: ss.State, humans: Sequence[int]) -> List[str]:
         """Sentences for what happened; ``state`` is the state after the events."""
         out: List[str] = []
-        human_names = [state.players[s] for s in humans]
         dealt = any(e.type == "deal" for e in events)
         for e in events:
             t = e.type
@@ -204,13 +203,8 @@ class SixtySixTalk:
             elif t == "trick":
                 out.append(self.s("trick", winner=e.winner,
                                   points=self.units(e.points, "points_unit")))
-            elif t == "draw":
-                if e.face_up:
-                    out.append(self.s("draw_face_up", player=e.player,
-                                      card=self.p.card(e.face_up)))
-                elif e.player in human_names and not dealt:
-                    hand = state.hands[state.players.index(e.player)]
-                    out.append(self.s("draw_you", card=self.p.card(hand[-1])))
+            elif t == "draw" and e.face_up:
+                out.append(self.s("draw_face_up", player=e.player, card=self.p.card(e.face_up)))
             elif t == "exchange":
                 out.append(self.s("exchange", player=e.player, card=self.p.card(e.card)))
             elif t == "close":
@@ -226,9 +220,15 @@ class SixtySixTalk:
                 out.append(self.s("game_over", winner=e.winner))
         if events and not dealt and not ss.is_over(state) and state.turn in humans:
             out.append(self.p.text("events.turn_you", player=state.players[state.turn]))
-        if dealt:
-            out += self.deal_notice(state, humans)
         return out
+
+    def secret(self, events: Sequence, state: ss.State, humans: Sequence[int]) -> List[str]:
+        """What only the player may hear: the card they drew, their hand at a new deal."""
+        if any(e.type == "deal" for e in events):
+            return self.deal_notice(state, humans)
+        human_names = [state.players[s] for s in humans]
+        return [self.s("draw_you", card=self.p.card(state.hands[state.players.index(e.player)][-1]))
+                for e in events if e.type == "draw" and not e.face_up and e.player in human_names]
 
     def _hand_end(self, e, events: Sequence) -> str:
         fields = dict(winner=e.winner, game_points=self.units(e.game_points, "game_points_unit"),

@@ -22,6 +22,8 @@ from voice.understand.grammar import Intent
 # Commands the session itself answers, in every game.
 SHARED_COMMANDS = ("repeat", "slower", "faster", "louder", "quieter", "pause", "quit",
                    "yes", "no", "undo")
+# Questions whose answer shows hidden cards (asking one ends the chance to undo).
+REVEALING_QUESTIONS = ("hand",)
 
 
 @dataclass
@@ -74,7 +76,10 @@ class GameTalk(Protocol):
     def answer(self, command: str, state, seat: int) -> str: ...
     def rules(self, rank: str, state) -> str: ...
     def announce(self, events: Sequence, state, humans: Sequence[int]) -> List[str]:
-        """Sentences for what happened, the new hand after a deal included."""
+        """Sentences for what happened, for everyone at the table."""
+    def secret(self, events: Sequence, state, humans: Sequence[int]) -> List[str]:
+        """What only the player may hear (a drawn card, a new hand): held back while the
+        player may still take the move back, so undo never shows the next card."""
     def deal_notice(self, state, humans: Sequence[int]) -> List[str]: ...
     def where_we_are(self, state, seat: int) -> List[str]:
         """The position in a sentence or two, for a resumed game."""
