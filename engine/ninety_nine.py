@@ -500,6 +500,8 @@ def apply(state: State, action: Play) -> Tuple[State, List[Event]]:
                 cannot_pay.append(target)
                 continue
             paid = max(cost.delta, -lives[target])
+            if paid == 0:
+                continue  # already out of lives from an earlier cost of this play: nothing to say
             lives[target] += paid
             events.append(LivesEvent(state.players[target], paid, lives[target], cost.reason))
 

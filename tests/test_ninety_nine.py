@@ -367,6 +367,17 @@ def test_no_one_left_standing_the_player_who_played_wins():
     assert [e.player for e in events if e.type == "eliminated"] == ["Bob"]
 
 
+def test_a_bust_after_the_last_life_is_gone_announces_no_zero_loss():
+    # 1 life, 53 doubled to 106: exceeding 66 takes the last life; the bust takes nothing
+    s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"]], total=53,
+             lives=[1, 5, 5])
+    s, events = apply(s, Play("2S"))
+    assert lives_changes(events) == [("Ann", -1, "exceed_66")]
+    assert all(e.delta != 0 for e in events if e.type == "lives")
+    assert [e.player for e in events if e.type == "eliminated"] == ["Ann"]
+    assert "round_end" in types(events) and not s.active[0]
+
+
 def test_a_jack_that_knocks_its_player_out_still_skips_the_next_player():
     s = game([["JS", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"], ["7D", "7H", "7C"]],
              total=30, lives=[1, 5, 5, 5])  # 40: exceeds 33, Ann's last life
