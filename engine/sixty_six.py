@@ -164,12 +164,15 @@ ALLOWED_TARGETS = (7, 11, 15, 16)
 class Options:
     target: int = 7  # game points to win the match
     must_win_trick: bool = False  # pagat: in the strict phase, head the trick if you can
+    no_last_trick_bonus_after_close: bool = False  # Austrian/German: no 10 after a close
 
     def __post_init__(self) -> None:
         if self.target not in ALLOWED_TARGETS:
             raise ValueError(f"target must be one of {ALLOWED_TARGETS}, not {self.target!r}")
         if not isinstance(self.must_win_trick, bool):
             raise ValueError("must_win_trick must be true or false")
+        if not isinstance(self.no_last_trick_bonus_after_close, bool):
+            raise ValueError("no_last_trick_bonus_after_close must be true or false")
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,9 @@ class State:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "options":
-                value = {"target": value.target, "must_win_trick": value.must_win_trick}
+                value = {"target": value.target, "must_win_trick": value.must_win_trick,
+                         "no_last_trick_bonus_after_close":
+                             value.no_last_trick_bonus_after_close}
             out[f.name] = _jsonable(value)
         return out
 
@@ -220,7 +225,9 @@ class State:
             raise ValueError(f"the Sixty-Six save is missing {', '.join(missing)}")
         try:
             opts = data["options"]
-            options = Options(target=opts["target"], must_win_trick=opts["must_win_trick"])
+            options = Options(target=opts["target"], must_win_trick=opts["must_win_trick"],
+                              no_last_trick_bonus_after_close=opts.get(
+                                  "no_last_trick_bonus_after_close", False))  # older saves
             state = cls(
                 players=_str_tuple(data["players"]),
                 options=options,
@@ -726,15 +733,18 @@ def _played_out(state: State, events: List[Event]) -> Tuple[State, List[Event]]:
     last = state.last_trick_winner
     assert last is not None
     closer = state.closed_by
-    if closer is not None:
-        if card_points(state, closer) >= WINNING_POINTS:
-            return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
-        # the closer failed: 2 to the opponent, or more if the last trick took them to 66
-        other = 1 - closer
-        gp = _game_points(state, other) if card_points(state, other) >= WINNING_POINTS else 2
-        return _end_hand(state, other, gp, "failed_close", events)
-    state = _replace(state, last_trick_bonus=last)
+    # the seed gives the 10 to any hand "played to the last trick": closing is not stopping
+    if closer is None or not state.options.no_last_trick_bonus_after_close:
+        state = _replace(state, last_trick_bonus=last)
     p = (card_points(state, 0), card_points(state, 1))
+    if closer is not None:
+        if p[closer] >= WINNING_POINTS:
+            return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
+        # the closer failed: 2 to the opponent, or more if they reached 66 (_game_points
+        # gives at least 2 against a failed closer)
+        other = 1 - closer
+        gp = _game_points(state, other) if p[other] >= WINNING_POINTS else 2
+        return _end_hand(state, other, gp, "failed_close", events)
     if p[0] >= WINNING_POINTS or p[1] >= WINNING_POINTS:
         # both can pass 66 only with marriages: the higher count wins, a tie goes to the last trick
         if p[0] == p[1]:

@@ -71,7 +71,7 @@ class Sim:
     """One hand with every card known (a determinization), cheap to copy and play out."""
 
     __slots__ = ("hands", "stock", "trump", "closed", "leader", "table", "pts", "tricks",
-                 "pending", "must_win", "result", "last")
+                 "pending", "must_win", "close_bonus", "result", "last")
 
     def copy(self) -> "Sim":
         s = Sim.__new__(Sim)
@@ -85,6 +85,7 @@ class Sim:
         s.tricks = self.tricks[:]
         s.pending = self.pending[:]
         s.must_win = self.must_win
+        s.close_bonus = self.close_bonus
         s.result = self.result
         s.last = self.last
         return s
@@ -166,6 +167,8 @@ class Sim:
 
     def _played_out(self) -> None:
         closer = self.closed
+        if closer < 0 or self.close_bonus:  # the 10 for the last trick, also after a close
+            self.pts[self.last] += 10
         if closer >= 0:
             if self.pts[closer] >= 66:
                 self.result = (closer, self._game_points(closer))
@@ -174,7 +177,6 @@ class Sim:
             else:
                 self.result = (1 - closer, 2)
             return
-        self.pts[self.last] += 10
         p0, p1 = self.pts
         if p0 >= 66 or p1 >= 66:
             top = self.last if p0 == p1 else (0 if p0 > p1 else 1)
@@ -250,6 +252,7 @@ class Knowledge:
         s.tricks = self.tricks[:]
         s.pending = self.pending[:]
         s.must_win = v.options.must_win_trick
+        s.close_bonus = not v.options.no_last_trick_bonus_after_close
         s.result = None
         s.last = -1 if v.last_trick_winner is None else v.last_trick_winner
         return s

@@ -317,12 +317,23 @@ def test_closing_stops_drawing_and_makes_play_strict():
     assert {a.card for a in legal_actions(s) if a.type == "play"} == set(s.hands[1])
 
 
-def test_failed_close_gives_the_opponent_two():
+def test_a_closer_who_takes_every_trick_reaches_66_with_the_last_trick():
     s, _ = apply(game(), Close())
     while s.hand_number == 1:
         s, events = apply(s, legal_actions(s)[0])
     end = [e for e in events if e.type == "hand_end"][0].to_json()
-    # seat 0 plays AH 10H KH QH then spades: 11+10+4+3 + ... < 66 against seat 1's spades
+    # seat 0 takes all six tricks: 60 card points, 70 with the last trick; Bo took no trick
+    assert end["points"] == {"Ada": 70, "Bo": 0}
+    assert end["winner"] == "Ada" and end["game_points"] == 3 and end["reason"] == "played_out"
+
+
+def test_failed_close_gives_the_opponent_two():
+    s, _ = apply(game(no_last_trick_bonus_after_close=True), Close())
+    while s.hand_number == 1:
+        s, events = apply(s, legal_actions(s)[0])
+    end = [e for e in events if e.type == "hand_end"][0].to_json()
+    # without the 10 after a close, six tricks worth 60 are not enough
+    assert end["points"] == {"Ada": 60, "Bo": 0}
     assert end["winner"] == "Bo" and end["game_points"] == 2 and end["reason"] == "failed_close"
 
 
@@ -418,27 +429,64 @@ def test_last_trick_bonus_only_when_stock_played_out():
     assert end.points["Ada"] == before + 11 + 10
 
 
-def test_no_bonus_after_closing():
-    won0 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH")
+def closed_last_trick(closed_by, won0, **opts):
+    """One card each left after a close: seat 0 leads the AS over the 9S and wins the last trick."""
     won1 = tuple(c for c in DECK if c not in won0 + ("AS", "9S", "JC", "9C"))
-    s = position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
-                 trump_card="9C", trump_suit="C", closed_by=0, leader=0, turn=0)
-    before = card_points(s, 0)
+    options = Options(**opts)
+    return position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
+                    trump_card="9C", trump_suit="C", closed_by=closed_by, leader=0, turn=0,
+                    options=options)
+
+
+WON_54 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH", "KD", "QD")  # 54 card points
+
+
+def test_a_closer_on_65_who_takes_the_last_trick_has_75_and_wins():
+    # the seed: the 10 goes to the last trick whenever no one stopped the game (Corrected)
+    s = closed_last_trick(0, WON_54)
     s, events = play(s, Play("AS"), Play("9S"))
     end = end_of(events)
-    assert end.points["Ada"] == before + 11
+    assert end.points == {"Ada": 75, "Bo": 53}
+    assert end.winner == "Ada" and end.reason == "played_out" and end.game_points == 1
+    assert "failed_close" not in [e.reason for e in events if e.type == "hand_end"]
+
+
+def test_no_bonus_after_closing_as_a_house_rule():
+    s = closed_last_trick(0, WON_54, no_last_trick_bonus_after_close=True)
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 65, "Bo": 53}
+    assert end.reason == "failed_close" and end.winner == "Bo" and end.game_points == 2
+
+
+def test_a_closer_short_of_66_after_the_bonus_gives_the_opponent_two():
+    s = closed_last_trick(0, WON_54[:7] + ("9H",))  # 44, + 11, + 10 = 65
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 65, "Bo": 63}
     assert end.reason == "failed_close" and end.winner == "Bo" and end.game_points == 2
 
 
 def test_opponent_of_a_failed_closer_who_reaches_66_on_the_last_trick_wins():
     won0 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH", "AD", "9D")
-    won1 = tuple(c for c in DECK if c not in won0 + ("AS", "9S", "JC", "9C"))
-    s = position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
-                 trump_card="9C", trump_suit="C", closed_by=1, leader=0, turn=0)
+    s = closed_last_trick(1, won0)
     s, events = play(s, Play("AS"), Play("9S"))
     end = end_of(events)
-    assert end.points == {"Ada": 69, "Bo": 49}
+    assert end.points == {"Ada": 79, "Bo": 49}
     assert end.winner == "Ada" and end.game_points == 2 and end.reason == "failed_close"
+
+
+def test_the_bonus_alone_can_take_a_failed_closers_opponent_to_66():
+    s = closed_last_trick(1, WON_54[:8])  # Ada 47 + 11 = 58, 68 with the 10
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 68, "Bo": 60}
+    # Bo has 33 or more (1), but Bo closed and failed: at least 2
+    assert end.winner == "Ada" and end.game_points == 2 and end.reason == "failed_close"
+    s = closed_last_trick(1, WON_54[:8], no_last_trick_bonus_after_close=True)
+    _, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 58, "Bo": 60} and end.winner == "Ada" and end.game_points == 2
 
 
 def test_played_out_without_claim_66_wins_with_scoring():
@@ -502,6 +550,17 @@ def test_json_round_trip_and_bad_saves():
         State.from_json(dict(data, options={"target": 8, "must_win_trick": False}))
     with pytest.raises(ValueError):
         State.from_json("nonsense")
+
+
+def test_house_rules_are_saved_and_older_saves_load_with_the_defaults():
+    s = game(no_last_trick_bonus_after_close=True)
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["options"]["no_last_trick_bonus_after_close"] is True
+    assert State.from_json(data) == s
+    older = dict(data, options={"target": 7, "must_win_trick": False})
+    assert State.from_json(older).options == Options()
+    with pytest.raises(ValueError, match="true or false"):
+        Options(no_last_trick_bonus_after_close="yes")
 
 
 def test_view_hides_the_opponent_and_stock():
