@@ -4,6 +4,9 @@ Kinds (``make_bot(kind, seed)``):
 
 - ``random``: a uniformly random legal move; it claims only with 66 or more (a random claim
   is nearly always a loss, which would make it no opponent at all).
+
+Every bot claims whenever it has 66, so also in the claim window right after a marriage that
+takes it to 66; the simulator ``Sim`` models that as a claim inside ``marry``.
 - ``greedy``: claims at 66, declares marriages and exchanges when it can, then plays a trump
   if it may, else follows suit, else its highest card.
 - ``sampling``: the benchmark's reference. It deals the unseen cards at random 16 times
@@ -112,11 +115,14 @@ class Sim:
     def marry(self, card: int) -> None:
         suit = card // 6
         points = 40 if suit == self.trump else 20
-        if self.tricks[self.leader]:
-            self.pts[self.leader] += points
-        else:
-            self.pending[self.leader] += points
+        seat = self.leader
         self.lead(card)
+        if self.tricks[seat]:
+            self.pts[seat] += points
+            if self.pts[seat] >= 66:  # the claim window: every bot claims at once
+                self.result = (seat, self._game_points(seat))
+        else:
+            self.pending[seat] += points
 
     def exchange(self) -> None:
         nine = self.trump * 6 + NINE
@@ -276,6 +282,8 @@ def _apply_move(sim: Sim, move: Tuple[str, int]) -> None:
         sim.exchange()
     elif kind == "close":
         sim.close()
+    elif kind == "play_on":
+        pass  # the Sim has no claim window: its turn() is already the opponent's
     else:
         sim.claim(sim.turn())
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import sixty_six as ss
 from engine.sixty_six import (
-    DECK, VALUES, Claim, Close, Exchange, IllegalAction, Marriage, Options, Play, State,
+    DECK, VALUES, Claim, Close, Exchange, IllegalAction, Marriage, Options, Play, PlayOn, State,
     apply, card_points, current_player, is_over, legal_actions, new_game, view, winner,
 )
 
@@ -408,6 +408,69 @@ def test_claim_is_allowed_as_second_player_and_a_failed_claim_gives_two():
     end = end_of(events)
     assert end.winner == "Ada" and end.game_points == 2 and end.reason == "failed_claim"
     assert types(events)[-1] == "deal" and s.hand_number == 2
+
+
+# ----------------------------------------------------------------------------- claim window
+
+
+def marriage_position(won0=("AS", "10S", "AD", "10D", "KS", "QS"), won1=("JS", "9S")):
+    """Ada leads holding KH QH (hearts, 20) with 49 points in tricks; clubs trump, stock open."""
+    rest = [c for c in DECK if c not in won0 + won1 + ("9C",)]
+    hands = (("KH", "QH", "AH", "9D", "JD", "QD"), ("10H", "9H", "JH", "KD", "AC", "10C"))
+    stock = tuple(c for c in rest if c not in hands[0] + hands[1]) + ("9C",)
+    return position(hands=hands, won=(tuple(won0), tuple(won1)), stock=stock, trump_card="9C",
+                    trump_suit="C", leader=0, turn=0)
+
+
+def test_a_marriage_reaching_66_opens_a_claim_window_before_the_opponent_plays():
+    s, events = apply(marriage_position(), Marriage("QH"))
+    assert types(events) == ["marriage", "play"] and events[0].credited
+    assert s.claim_window and s.table == "QH" and current_player(s) == 0
+    assert legal_actions(s) == [PlayOn(), Claim()]
+    assert view(s, 0).claim_window and view(s, 0).legal == (PlayOn(), Claim())
+    assert view(s, 1).claim_window and view(s, 1).legal == ()
+    s, events = apply(s, Claim())
+    assert events[0].to_json() == {"type": "claim", "player": "Ada", "points": 69, "success": True}
+    end = end_of(events)
+    assert end.winner == "Ada" and end.game_points == 2 and end.reason == "claim"
+    assert not s.claim_window and s.hand_number == 2
+
+
+def test_playing_on_from_the_claim_window_lets_the_opponent_play_to_the_trick():
+    s, _ = apply(marriage_position(), Marriage("KH"))
+    with pytest.raises(IllegalAction, match="^claim_window"):
+        apply(s, Play("AH"))
+    s, events = apply(s, PlayOn())
+    assert [e.to_json() for e in events] == [{"type": "play_on", "player": "Ada"}]
+    assert not s.claim_window and current_player(s) == 1 and s.table == "KH"
+    assert PlayOn() not in legal_actions(s) and Claim() in legal_actions(s)
+    with pytest.raises(IllegalAction, match="^no_claim_window"):
+        apply(s, PlayOn())
+    s, events = apply(s, Play("AC"))  # Bo trumps and leads; Ada may claim on her next turn
+    s, _ = apply(s, next(a for a in legal_actions(s) if a.type == "play"))
+    assert s.turn == 0 and card_points(s, 0) == 69 and Claim() in legal_actions(s)
+    assert not s.claim_window
+
+
+def test_no_claim_window_below_66_or_before_the_first_trick():
+    s, _ = apply(marriage_position(won0=("AS", "10S", "AD", "10D"), won1=("JS", "9S", "KS",
+                                                                          "QS")), Marriage("QH"))
+    assert card_points(s, 0) == 62 and not s.claim_window and current_player(s) == 1
+    s, _ = apply(game(), Marriage("QH"))  # no trick yet: the 20 waits
+    assert not s.claim_window and current_player(s) == 1
+
+
+def test_the_claim_window_is_saved_and_older_saves_have_none():
+    s, _ = apply(marriage_position(), Marriage("QH"))
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["claim_window"] is True and State.from_json(data) == s
+    older = {k: v for k, v in data.items() if k != "claim_window"}
+    assert State.from_json(dict(older, turn=1)).claim_window is False
+    with pytest.raises(ValueError, match="claim window"):
+        State.from_json(dict(data, table=None, hands=[data["hands"][0] + ["QH"],
+                                                      data["hands"][1]]))
+    with pytest.raises(ValueError):
+        State.from_json(dict(data, claim_window="yes"))
 
 
 # ----------------------------------------------------------------------------- playing out

@@ -132,7 +132,7 @@ def random_endgame(seed, cards_left, close=False, options=ss.Options()):
     while True:
         if not ss.stock_open(s) and s.table is None and len(s.hands[s.turn]) == cards_left:
             return s
-        acts = [a for a in ss.legal_actions(s) if a.type in ("play", "marriage")]
+        acts = [a for a in ss.legal_actions(s) if a.type in ("play", "marriage", "play_on")]
         s, events = ss.apply(s, rng.choice(acts))
         if any(e.type == "hand_end" for e in events):
             return None
@@ -245,3 +245,32 @@ def test_sim_gives_the_last_trick_bonus_after_a_close_unless_the_house_rule_says
     sim.lead(bots.INDEX["AS"])
     sim.follow(bots.INDEX["9S"])
     assert sim.result == result and sim.pts[0] == (65 if no_bonus else 75)
+
+
+def marriage_to_66():
+    """Ada has 49 points in tricks and leads the KH of a hearts marriage: 69, stock open."""
+    won0, won1 = ("AS", "10S", "AD", "10D", "KS", "QS"), ("JS", "9S")
+    hands = (("KH", "QH", "AH", "9D", "JD", "QD"), ("10H", "9H", "JH", "KD", "AC", "10C"))
+    stock = tuple(c for c in ss.DECK if c not in won0 + won1 + hands[0] + hands[1] + ("9C",))
+    state = dataclasses.replace(
+        ss.new_game(NAMES, seed=4), hands=hands, won=(won0, won1), stock=stock + ("9C",),
+        trump_card="9C", trump_suit="C", leader=0, turn=0, table=None)
+    ss._check_consistent(state)
+    return state
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "sampling", "strong"])
+def test_every_bot_claims_in_the_claim_window(kind):
+    s, _ = ss.apply(marriage_to_66(), ss.Marriage("KH"))
+    v = ss.view(s, 0)
+    assert v.claim_window and v.legal == (ss.PlayOn(), ss.Claim())
+    assert make_bot(kind, 1).choose(v) == ss.Claim()
+
+
+def test_sim_claims_right_after_a_marriage_that_reaches_66():
+    sim = bots.Knowledge(ss.view(marriage_to_66(), 0)).deal(random.Random(0))
+    sim.marry(bots.INDEX["KH"])
+    window, _ = ss.apply(marriage_to_66(), ss.Marriage("KH"))
+    _, events = ss.apply(window, ss.Claim())
+    end = [e for e in events if e.type == "hand_end"][0]
+    assert sim.result == (0, end.game_points) == (0, 2)
