@@ -43,6 +43,7 @@ class Options:
     decks: Optional[int] = None
     leaving_threshold_counts: bool = True  # 33 -> 38 "exceeds 33" [decided]
     total_may_go_negative: bool = False    # "ten minus" at 5 is refused [decided]
+    charge_passing_33_on_66: bool = False  # 33 doubled to 66 also costs the player 1
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -225,7 +226,11 @@ def penalties(options: Options, before: int, after: int) -> Tuple[Tuple[Penalty,
     >>> [p.reason for p in penalties(Options(), 53, 106)[0]]
     ['exceed_66', 'bust']
     >>> [p.reason for p in penalties(Options(), 33, 66)[0]]
+    ['hit_66']
+    >>> [p.reason for p in penalties(Options(charge_passing_33_on_66=True), 33, 66)[0]]
     ['exceed_33', 'hit_66']
+    >>> [p.reason for p in penalties(Options(), 33, 67)[0]]
+    ['exceed_33', 'exceed_66']
     """
     if options.variant == "classic":
         if after > 99:
@@ -239,7 +244,9 @@ def penalties(options: Options, before: int, after: int) -> Tuple[Tuple[Penalty,
             exceeded = before <= threshold < after
         else:
             exceeded = before < threshold < after
-        if exceeded:
+        # the seeds: "exceeds 33 but does not reach 66", so landing on 66 is not charged
+        if exceeded and not (threshold == 33 and after == 66
+                             and not options.charge_passing_33_on_66):
             found.append(Penalty("player", -1, f"exceed_{threshold}"))
         if after == threshold:
             found.append(Penalty("others", -1, f"hit_{threshold}"))
@@ -282,6 +289,7 @@ class State:
                 "decks": self.options.decks,
                 "leaving_threshold_counts": self.options.leaving_threshold_counts,
                 "total_may_go_negative": self.options.total_may_go_negative,
+                "charge_passing_33_on_66": self.options.charge_passing_33_on_66,
             },
             "players": list(self.players), "lives": list(self.lives),
             "active": list(self.active), "hands": [list(h) for h in self.hands],
@@ -492,6 +500,8 @@ def apply(state: State, action: Play) -> Tuple[State, List[Event]]:
                 cannot_pay.append(target)
                 continue
             paid = max(cost.delta, -lives[target])
+            if paid == 0:
+                continue  # already out of lives from an earlier cost of this play: nothing to say
             lives[target] += paid
             events.append(LivesEvent(state.players[target], paid, lives[target], cost.reason))
 

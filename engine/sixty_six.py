@@ -5,6 +5,15 @@ new state and the events an announcer needs. When a hand ends the next one is de
 same ``apply`` call (events ``hand_end`` then ``deal``), so the loop only ever asks
 ``current_player`` and ``legal_actions``.
 
+A claim is made on one's turn, and also right after a marriage that brings the declarer to 66
+(with a trick won, so the marriage counts), before the opponent plays to that trick. That
+moment is a short *claim window*: the marriage card is on the table but the turn stays with
+the declarer (``state.claim_window``, shown in ``view``), whose only moves are ``PlayOn``
+("play_on": do not claim now; the opponent plays to the trick, event ``play_on``) and
+``Claim`` (last, as in every ``legal_actions`` list). A turn of its own, rather than letting
+the player who is not on turn claim, keeps the one-player-to-move loop every caller relies
+on; declining loses nothing but the moment (a claim is still allowed at each later turn).
+
 >>> s = new_game(["Ada", "Bo"], seed=1)
 >>> current_player(s), len(s.hands[0]), len(s.stock)
 (0, 6, 12)
@@ -74,6 +83,13 @@ class Claim(Action):
     type = "claim"
 
 
+@dataclass(frozen=True)
+class PlayOn(Action):
+    """In the claim window after a marriage: do not claim now; the opponent plays to the trick."""
+
+    type = "play_on"
+
+
 # ----------------------------------------------------------------------------- events
 
 
@@ -139,6 +155,12 @@ class Claimed(Event):
 
 
 @dataclass(frozen=True)
+class PlayedOn(Event):
+    type = "play_on"
+    player: str  # who let the claim window pass; the opponent now plays to the trick
+
+
+@dataclass(frozen=True)
 class HandEnded(Event):
     type = "hand_end"
     winner: str
@@ -164,12 +186,15 @@ ALLOWED_TARGETS = (7, 11, 15, 16)
 class Options:
     target: int = 7  # game points to win the match
     must_win_trick: bool = False  # pagat: in the strict phase, head the trick if you can
+    no_last_trick_bonus_after_close: bool = False  # Austrian/German: no 10 after a close
 
     def __post_init__(self) -> None:
         if self.target not in ALLOWED_TARGETS:
             raise ValueError(f"target must be one of {ALLOWED_TARGETS}, not {self.target!r}")
         if not isinstance(self.must_win_trick, bool):
             raise ValueError("must_win_trick must be true or false")
+        if not isinstance(self.no_last_trick_bonus_after_close, bool):
+            raise ValueError("no_last_trick_bonus_after_close must be true or false")
 
 
 @dataclass(frozen=True)
@@ -196,13 +221,16 @@ class State:
     last_trick_bonus: Optional[int]  # seat that took the 10 for the last trick
     score: Tuple[int, int]
     match_winner: Optional[int]
+    claim_window: bool = False  # the declarer of a marriage reaching 66 may claim now
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"game": GAME, "version": SAVE_VERSION}
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "options":
-                value = {"target": value.target, "must_win_trick": value.must_win_trick}
+                value = {"target": value.target, "must_win_trick": value.must_win_trick,
+                         "no_last_trick_bonus_after_close":
+                             value.no_last_trick_bonus_after_close}
             out[f.name] = _jsonable(value)
         return out
 
@@ -215,12 +243,14 @@ class State:
             raise ValueError(f"this save is from another version ({data.get('version')!r}, "
                              f"this program reads version {SAVE_VERSION})")
         names = [f.name for f in fields(cls)]
-        missing = [n for n in names if n not in data]
+        missing = [n for n in names if n not in data and n not in _OPTIONAL_IN_SAVES]
         if missing:
             raise ValueError(f"the Sixty-Six save is missing {', '.join(missing)}")
         try:
             opts = data["options"]
-            options = Options(target=opts["target"], must_win_trick=opts["must_win_trick"])
+            options = Options(target=opts["target"], must_win_trick=opts["must_win_trick"],
+                              no_last_trick_bonus_after_close=opts.get(
+                                  "no_last_trick_bonus_after_close", False))  # older saves
             state = cls(
                 players=_str_tuple(data["players"]),
                 options=options,
@@ -244,11 +274,21 @@ class State:
                 last_trick_bonus=_opt_seat(data["last_trick_bonus"]),
                 score=_int_pair(data["score"]),
                 match_winner=_opt_seat(data["match_winner"]),
+                claim_window=_bool(data.get("claim_window", False)),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"the Sixty-Six save is malformed ({exc})") from None
         _check_consistent(state)
         return state
+
+
+_OPTIONAL_IN_SAVES = ("claim_window",)  # added later: older saves load with the default
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {value!r}")
+    return value
 
 
 def _jsonable(value: Any) -> Any:
@@ -309,6 +349,10 @@ def _check_consistent(s: State) -> None:
     for pair in (s.marriages, s.voids):
         if any(suit not in SUITS for side in pair for suit in side):
             raise ValueError("a marriage or void names an unknown suit")
+    if s.claim_window and (s.table is None or s.turn != s.leader
+                           or s.table[-1] not in s.marriages[s.turn] or not s.won[s.turn]
+                           or card_points(s, s.turn) < WINNING_POINTS):
+        raise ValueError("a claim window is open only after a marriage that reaches 66")
 
 
 def _replace(state: State, **changes: Any) -> State:
@@ -364,7 +408,7 @@ def _deal(state: State, order: Sequence[str], dealer: int) -> Tuple[State, List[
         stock=tuple(order[13:]) + (trump,), trump_card=trump, trump_suit=suit_of(trump),
         closed_by=None, leader=lead, turn=lead, table=None, won=((), ()), marriages=((), ()),
         shown=((), ()), voids=((), ()), last_trick=(), last_trick_winner=None,
-        last_trick_bonus=None,
+        last_trick_bonus=None, claim_window=False,
     )
     return new, [Dealt(state.players[dealer], trump, new.hand_number)]
 
@@ -421,7 +465,7 @@ _PLAY = {c: Play(c) for c in DECK}
 _MARRY = {c: Marriage(c) for c in DECK if rank_of(c) in ("K", "Q")}
 
 
-_EXCHANGE, _CLOSE, _CLAIM = Exchange(), Close(), Claim()
+_EXCHANGE, _CLOSE, _CLAIM, _PLAY_ON = Exchange(), Close(), Claim(), PlayOn()
 
 
 def _partner(card: str) -> str:
@@ -445,6 +489,8 @@ def follow_options(hand: Sequence[str], led: str, trump_suit: str, must_win: boo
 def legal_actions(state: State) -> List[Action]:
     if state.match_winner is not None:
         return []
+    if state.claim_window:
+        return [_PLAY_ON, _CLAIM]  # Claim stays the last legal action, as everywhere
     seat = state.turn
     hand = state.hands[seat]
     actions: List[Action]
@@ -504,6 +550,7 @@ class View:
     dealer: int
     hand_number: int
     legal: Tuple[Action, ...]  # empty unless it is this seat's turn
+    claim_window: bool = False  # the player on turn just married into 66: claim or play on
 
     @property
     def played(self) -> Tuple[str, ...]:
@@ -530,6 +577,7 @@ def view(state: State, seat: int) -> View:
         last_trick_winner=state.last_trick_winner, score=state.score, dealer=state.dealer,
         hand_number=state.hand_number,
         legal=tuple(legal_actions(state)) if state.turn == seat and not is_over(state) else (),
+        claim_window=state.claim_window,
     )
 
 
@@ -568,10 +616,16 @@ def check(state: State, action: Action) -> None:
     seat = state.turn
     leading = state.table is None
     kind = type(action)
+    if state.claim_window:
+        if kind is Claim or kind is PlayOn:
+            return
+        raise IllegalAction("claim_window")  # only claim or play on, right after the marriage
     if kind is Play:
         _refuse_play(state, action.card)  # type: ignore[attr-defined]
     elif kind is Claim:
         return
+    elif kind is PlayOn:
+        raise IllegalAction("no_claim_window")
     elif kind is Marriage:
         card = action.card  # type: ignore[attr-defined]
         if not leading:
@@ -615,6 +669,8 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
         return _play_card(state, action.card, [])  # type: ignore[attr-defined]
     if kind is Claim:
         return _claim(state, seat)
+    if kind is PlayOn:
+        return _replace(state, claim_window=False, turn=1 - seat), [PlayedOn(name)]
     if kind is Marriage:
         card = action.card  # type: ignore[attr-defined]
         suit = card[-1]
@@ -624,7 +680,11 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
         shown = _show(state.shown, seat, (_partner(card), card))
         state = _replace(state, marriages=(marriages[0], marriages[1]), shown=shown)
         event = MarriageDeclared(name, suit, points, bool(state.won[seat]))
-        return _play_card(state, card, [event])
+        state, events = _play_card(state, card, [event])
+        if state.won[seat] and card_points(state, seat) >= WINNING_POINTS:
+            # the claim window: the declarer may claim before the opponent plays
+            state = _replace(state, turn=seat, claim_window=True)
+        return state, events
     if kind is Exchange:
         nine = "9" + state.trump_suit
         taken = state.stock[-1]
@@ -726,15 +786,18 @@ def _played_out(state: State, events: List[Event]) -> Tuple[State, List[Event]]:
     last = state.last_trick_winner
     assert last is not None
     closer = state.closed_by
-    if closer is not None:
-        if card_points(state, closer) >= WINNING_POINTS:
-            return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
-        # the closer failed: 2 to the opponent, or more if the last trick took them to 66
-        other = 1 - closer
-        gp = _game_points(state, other) if card_points(state, other) >= WINNING_POINTS else 2
-        return _end_hand(state, other, gp, "failed_close", events)
-    state = _replace(state, last_trick_bonus=last)
+    # the seed gives the 10 to any hand "played to the last trick": closing is not stopping
+    if closer is None or not state.options.no_last_trick_bonus_after_close:
+        state = _replace(state, last_trick_bonus=last)
     p = (card_points(state, 0), card_points(state, 1))
+    if closer is not None:
+        if p[closer] >= WINNING_POINTS:
+            return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
+        # the closer failed: 2 to the opponent, or more if they reached 66 (_game_points
+        # gives at least 2 against a failed closer)
+        other = 1 - closer
+        gp = _game_points(state, other) if p[other] >= WINNING_POINTS else 2
+        return _end_hand(state, other, gp, "failed_close", events)
     if p[0] >= WINNING_POINTS or p[1] >= WINNING_POINTS:
         # both can pass 66 only with marriages: the higher count wins, a tie goes to the last trick
         if p[0] == p[1]:
@@ -755,7 +818,7 @@ def _end_hand(
         names[seat], game_points, {names[0]: score[0], names[1]: score[1]}, reason,
         {names[0]: card_points(state, 0), names[1]: card_points(state, 1)},
     ))
-    state = _replace(state, score=(score[0], score[1]))
+    state = _replace(state, score=(score[0], score[1]), claim_window=False)
     if score[seat] >= state.options.target:
         events.append(GameOver(names[seat]))
         return _replace(state, match_winner=seat), events

@@ -4,6 +4,9 @@ Kinds (``make_bot(kind, seed)``):
 
 - ``random``: a uniformly random legal move; it claims only with 66 or more (a random claim
   is nearly always a loss, which would make it no opponent at all).
+
+Every bot claims whenever it has 66, so also in the claim window right after a marriage that
+takes it to 66; the simulator ``Sim`` models that as a claim inside ``marry``.
 - ``greedy``: claims at 66, declares marriages and exchanges when it can, then plays a trump
   if it may, else follows suit, else its highest card.
 - ``sampling``: the benchmark's reference. It deals the unseen cards at random 16 times
@@ -71,7 +74,7 @@ class Sim:
     """One hand with every card known (a determinization), cheap to copy and play out."""
 
     __slots__ = ("hands", "stock", "trump", "closed", "leader", "table", "pts", "tricks",
-                 "pending", "must_win", "result", "last")
+                 "pending", "must_win", "close_bonus", "result", "last")
 
     def copy(self) -> "Sim":
         s = Sim.__new__(Sim)
@@ -85,6 +88,7 @@ class Sim:
         s.tricks = self.tricks[:]
         s.pending = self.pending[:]
         s.must_win = self.must_win
+        s.close_bonus = self.close_bonus
         s.result = self.result
         s.last = self.last
         return s
@@ -111,11 +115,14 @@ class Sim:
     def marry(self, card: int) -> None:
         suit = card // 6
         points = 40 if suit == self.trump else 20
-        if self.tricks[self.leader]:
-            self.pts[self.leader] += points
-        else:
-            self.pending[self.leader] += points
+        seat = self.leader
         self.lead(card)
+        if self.tricks[seat]:
+            self.pts[seat] += points
+            if self.pts[seat] >= 66:  # the claim window: every bot claims at once
+                self.result = (seat, self._game_points(seat))
+        else:
+            self.pending[seat] += points
 
     def exchange(self) -> None:
         nine = self.trump * 6 + NINE
@@ -166,6 +173,8 @@ class Sim:
 
     def _played_out(self) -> None:
         closer = self.closed
+        if closer < 0 or self.close_bonus:  # the 10 for the last trick, also after a close
+            self.pts[self.last] += 10
         if closer >= 0:
             if self.pts[closer] >= 66:
                 self.result = (closer, self._game_points(closer))
@@ -174,7 +183,6 @@ class Sim:
             else:
                 self.result = (1 - closer, 2)
             return
-        self.pts[self.last] += 10
         p0, p1 = self.pts
         if p0 >= 66 or p1 >= 66:
             top = self.last if p0 == p1 else (0 if p0 > p1 else 1)
@@ -250,6 +258,7 @@ class Knowledge:
         s.tricks = self.tricks[:]
         s.pending = self.pending[:]
         s.must_win = v.options.must_win_trick
+        s.close_bonus = not v.options.no_last_trick_bonus_after_close
         s.result = None
         s.last = -1 if v.last_trick_winner is None else v.last_trick_winner
         return s
@@ -273,6 +282,8 @@ def _apply_move(sim: Sim, move: Tuple[str, int]) -> None:
         sim.exchange()
     elif kind == "close":
         sim.close()
+    elif kind == "play_on":
+        pass  # the Sim has no claim window: its turn() is already the opponent's
     else:
         sim.claim(sim.turn())
 

@@ -158,11 +158,27 @@ def test_hit_66_from_below_costs_others_but_not_from_above():
     assert lives_changes(events) == [("Bob", -1, "hit_66")]
 
 
-def test_33_doubled_to_66_costs_the_player_one_and_everyone_else_one():
+def test_33_doubled_to_66_costs_everyone_else_one_and_the_player_nothing():
+    # the seeds: "exceeds 33 but does not reach 66" (Corrected)
     s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"]], total=33)
+    s, events = apply(s, Play("2S"))
+    assert lives_changes(events) == [("Bob", -1, "hit_66"), ("Cem", -1, "hit_66")]
+    assert s.lives == (10, 9, 9)
+
+
+def test_33_doubled_to_66_also_charges_the_player_as_a_house_rule():
+    s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"]], total=33,
+             options=Options(charge_passing_33_on_66=True))
     s, events = apply(s, Play("2S"))
     assert sorted(lives_changes(events)) == sorted(
         [("Ann", -1, "exceed_33"), ("Bob", -1, "hit_66"), ("Cem", -1, "hit_66")])
+
+
+def test_passing_33_to_just_below_or_above_66_still_costs_the_player():
+    s = game([["KS", "3D", "3H"], ["5D", "5H", "5C"]], total=30)
+    assert lives_changes(apply(s, Play("KS"))[1]) == [("Ann", -1, "exceed_33")]  # 40
+    s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"]], total=31)  # 62
+    assert lives_changes(apply(s, Play("2S"))[1]) == [("Ann", -1, "exceed_33")]
 
 
 def test_leaving_a_threshold_upward_counts_and_can_be_turned_off():
@@ -342,11 +358,42 @@ def test_last_player_standing_wins():
 
 
 def test_no_one_left_standing_the_player_who_played_wins():
-    # 33 doubled: Ann exceeds 33 (her last life) and hits 66 (Bob's last life) [decided]
-    s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"]], total=33, lives=[1, 1])
+    # 33 doubled, with the house rule: Ann exceeds 33 (her last life) and hits 66 (Bob's
+    # last life) [decided]
+    s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"]], total=33, lives=[1, 1],
+             options=Options(charge_passing_33_on_66=True))
     s, events = apply(s, Play("2S"))
     assert winner(s) == "Ann"
     assert [e.player for e in events if e.type == "eliminated"] == ["Bob"]
+
+
+def test_a_bust_after_the_last_life_is_gone_announces_no_zero_loss():
+    # 1 life, 53 doubled to 106: exceeding 66 takes the last life; the bust takes nothing
+    s = game([["2S", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"]], total=53,
+             lives=[1, 5, 5])
+    s, events = apply(s, Play("2S"))
+    assert lives_changes(events) == [("Ann", -1, "exceed_66")]
+    assert all(e.delta != 0 for e in events if e.type == "lives")
+    assert [e.player for e in events if e.type == "eliminated"] == ["Ann"]
+    assert "round_end" in types(events) and not s.active[0]
+
+
+def test_a_jack_that_knocks_its_player_out_still_skips_the_next_player():
+    s = game([["JS", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"], ["7D", "7H", "7C"]],
+             total=30, lives=[1, 5, 5, 5])  # 40: exceeds 33, Ann's last life
+    s, events = apply(s, Play("JS"))
+    assert [e.player for e in events if e.type == "eliminated"] == ["Ann"]
+    assert [e.player for e in events if e.type == "skip"] == ["Bob"]
+    assert s.turn == 2
+
+
+def test_a_four_that_knocks_its_player_out_still_reverses():
+    s = game([["4S", "3D", "3H"], ["5D", "5H", "5C"], ["6D", "6H", "6C"], ["7D", "7H", "7C"]],
+             total=31, lives=[1, 5, 5, 5])  # 35: exceeds 33, Ann's last life
+    s, events = apply(s, Play("4S"))
+    assert [e.player for e in events if e.type == "eliminated"] == ["Ann"]
+    assert [e.direction for e in events if e.type == "reverse"] == ["counterclockwise"]
+    assert s.direction == -1 and s.turn == 3
 
 
 def test_classic_bust_costs_one_chip_and_ends_the_round():
@@ -405,6 +452,16 @@ def test_save_round_trip_and_damaged_saves_are_refused():
         State.from_json(dict(data, stock=data["stock"][1:]))
     with pytest.raises(ValueError, match="damaged"):
         State.from_json(dict(data, lives="x"))
+
+
+def test_house_rule_options_are_saved_and_older_saves_load_with_the_default():
+    s = new_game(["Ann", "Bob"], Options(charge_passing_33_on_66=True), seed=4)
+    data = s.to_json()
+    assert data["options"]["charge_passing_33_on_66"] is True
+    assert State.from_json(data) == s
+    older = dict(data, options={k: v for k, v in data["options"].items()
+                                if k != "charge_passing_33_on_66"})
+    assert State.from_json(older).options.charge_passing_33_on_66 is False
 
 
 # --- properties over random games -----------------------------------------------------

@@ -144,3 +144,14 @@ def test_strong_never_misses_a_99_nor_busts_needlessly(seed, players, variant):
 def test_strong_beats_two_random_bots_clearly(game):
     result = simulate(game, ["strong", "random", "random"], games=200, seed=3)
     assert result.wins["Strong 1"] >= 150
+
+
+def test_strong_doubles_33_to_66_when_it_costs_it_nothing():
+    # one life left: under the old charge doubling 33 would knock the bot out, so it played
+    # the 9; now 33 -> 66 costs only the others (its evaluation goes through penalties())
+    state = stacked([["2S", "9D", "5H"], ["5D", "6D", "7D"], ["5C", "6C", "7C"]], 33,
+                    lives=[1, 3, 3])
+    assert make_bot("strong", 1).choose(view(state, 0)) == Play("2S")
+    old = stacked([["2S", "9D", "5H"], ["5D", "6D", "7D"], ["5C", "6C", "7C"]], 33,
+                  options=Options(charge_passing_33_on_66=True), lives=[1, 3, 3])
+    assert make_bot("strong", 1).choose(view(old, 0)) == Play("9D")

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import sixty_six as ss
 from engine.sixty_six import (
-    DECK, VALUES, Claim, Close, Exchange, IllegalAction, Marriage, Options, Play, State,
+    DECK, VALUES, Claim, Close, Exchange, IllegalAction, Marriage, Options, Play, PlayOn, State,
     apply, card_points, current_player, is_over, legal_actions, new_game, view, winner,
 )
 
@@ -317,12 +317,23 @@ def test_closing_stops_drawing_and_makes_play_strict():
     assert {a.card for a in legal_actions(s) if a.type == "play"} == set(s.hands[1])
 
 
-def test_failed_close_gives_the_opponent_two():
+def test_a_closer_who_takes_every_trick_reaches_66_with_the_last_trick():
     s, _ = apply(game(), Close())
     while s.hand_number == 1:
         s, events = apply(s, legal_actions(s)[0])
     end = [e for e in events if e.type == "hand_end"][0].to_json()
-    # seat 0 plays AH 10H KH QH then spades: 11+10+4+3 + ... < 66 against seat 1's spades
+    # seat 0 takes all six tricks: 60 card points, 70 with the last trick; Bo took no trick
+    assert end["points"] == {"Ada": 70, "Bo": 0}
+    assert end["winner"] == "Ada" and end["game_points"] == 3 and end["reason"] == "played_out"
+
+
+def test_failed_close_gives_the_opponent_two():
+    s, _ = apply(game(no_last_trick_bonus_after_close=True), Close())
+    while s.hand_number == 1:
+        s, events = apply(s, legal_actions(s)[0])
+    end = [e for e in events if e.type == "hand_end"][0].to_json()
+    # without the 10 after a close, six tricks worth 60 are not enough
+    assert end["points"] == {"Ada": 60, "Bo": 0}
     assert end["winner"] == "Bo" and end["game_points"] == 2 and end["reason"] == "failed_close"
 
 
@@ -399,6 +410,69 @@ def test_claim_is_allowed_as_second_player_and_a_failed_claim_gives_two():
     assert types(events)[-1] == "deal" and s.hand_number == 2
 
 
+# ----------------------------------------------------------------------------- claim window
+
+
+def marriage_position(won0=("AS", "10S", "AD", "10D", "KS", "QS"), won1=("JS", "9S")):
+    """Ada leads holding KH QH (hearts, 20) with 49 points in tricks; clubs trump, stock open."""
+    rest = [c for c in DECK if c not in won0 + won1 + ("9C",)]
+    hands = (("KH", "QH", "AH", "9D", "JD", "QD"), ("10H", "9H", "JH", "KD", "AC", "10C"))
+    stock = tuple(c for c in rest if c not in hands[0] + hands[1]) + ("9C",)
+    return position(hands=hands, won=(tuple(won0), tuple(won1)), stock=stock, trump_card="9C",
+                    trump_suit="C", leader=0, turn=0)
+
+
+def test_a_marriage_reaching_66_opens_a_claim_window_before_the_opponent_plays():
+    s, events = apply(marriage_position(), Marriage("QH"))
+    assert types(events) == ["marriage", "play"] and events[0].credited
+    assert s.claim_window and s.table == "QH" and current_player(s) == 0
+    assert legal_actions(s) == [PlayOn(), Claim()]
+    assert view(s, 0).claim_window and view(s, 0).legal == (PlayOn(), Claim())
+    assert view(s, 1).claim_window and view(s, 1).legal == ()
+    s, events = apply(s, Claim())
+    assert events[0].to_json() == {"type": "claim", "player": "Ada", "points": 69, "success": True}
+    end = end_of(events)
+    assert end.winner == "Ada" and end.game_points == 2 and end.reason == "claim"
+    assert not s.claim_window and s.hand_number == 2
+
+
+def test_playing_on_from_the_claim_window_lets_the_opponent_play_to_the_trick():
+    s, _ = apply(marriage_position(), Marriage("KH"))
+    with pytest.raises(IllegalAction, match="^claim_window"):
+        apply(s, Play("AH"))
+    s, events = apply(s, PlayOn())
+    assert [e.to_json() for e in events] == [{"type": "play_on", "player": "Ada"}]
+    assert not s.claim_window and current_player(s) == 1 and s.table == "KH"
+    assert PlayOn() not in legal_actions(s) and Claim() in legal_actions(s)
+    with pytest.raises(IllegalAction, match="^no_claim_window"):
+        apply(s, PlayOn())
+    s, events = apply(s, Play("AC"))  # Bo trumps and leads; Ada may claim on her next turn
+    s, _ = apply(s, next(a for a in legal_actions(s) if a.type == "play"))
+    assert s.turn == 0 and card_points(s, 0) == 69 and Claim() in legal_actions(s)
+    assert not s.claim_window
+
+
+def test_no_claim_window_below_66_or_before_the_first_trick():
+    s, _ = apply(marriage_position(won0=("AS", "10S", "AD", "10D"), won1=("JS", "9S", "KS",
+                                                                          "QS")), Marriage("QH"))
+    assert card_points(s, 0) == 62 and not s.claim_window and current_player(s) == 1
+    s, _ = apply(game(), Marriage("QH"))  # no trick yet: the 20 waits
+    assert not s.claim_window and current_player(s) == 1
+
+
+def test_the_claim_window_is_saved_and_older_saves_have_none():
+    s, _ = apply(marriage_position(), Marriage("QH"))
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["claim_window"] is True and State.from_json(data) == s
+    older = {k: v for k, v in data.items() if k != "claim_window"}
+    assert State.from_json(dict(older, turn=1)).claim_window is False
+    with pytest.raises(ValueError, match="claim window"):
+        State.from_json(dict(data, table=None, hands=[data["hands"][0] + ["QH"],
+                                                      data["hands"][1]]))
+    with pytest.raises(ValueError):
+        State.from_json(dict(data, claim_window="yes"))
+
+
 # ----------------------------------------------------------------------------- playing out
 
 
@@ -418,27 +492,64 @@ def test_last_trick_bonus_only_when_stock_played_out():
     assert end.points["Ada"] == before + 11 + 10
 
 
-def test_no_bonus_after_closing():
-    won0 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH")
+def closed_last_trick(closed_by, won0, **opts):
+    """One card each left after a close: seat 0 leads the AS over the 9S and wins the last trick."""
     won1 = tuple(c for c in DECK if c not in won0 + ("AS", "9S", "JC", "9C"))
-    s = position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
-                 trump_card="9C", trump_suit="C", closed_by=0, leader=0, turn=0)
-    before = card_points(s, 0)
+    options = Options(**opts)
+    return position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
+                    trump_card="9C", trump_suit="C", closed_by=closed_by, leader=0, turn=0,
+                    options=options)
+
+
+WON_54 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH", "KD", "QD")  # 54 card points
+
+
+def test_a_closer_on_65_who_takes_the_last_trick_has_75_and_wins():
+    # the seed: the 10 goes to the last trick whenever no one stopped the game (Corrected)
+    s = closed_last_trick(0, WON_54)
     s, events = play(s, Play("AS"), Play("9S"))
     end = end_of(events)
-    assert end.points["Ada"] == before + 11
+    assert end.points == {"Ada": 75, "Bo": 53}
+    assert end.winner == "Ada" and end.reason == "played_out" and end.game_points == 1
+    assert "failed_close" not in [e.reason for e in events if e.type == "hand_end"]
+
+
+def test_no_bonus_after_closing_as_a_house_rule():
+    s = closed_last_trick(0, WON_54, no_last_trick_bonus_after_close=True)
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 65, "Bo": 53}
+    assert end.reason == "failed_close" and end.winner == "Bo" and end.game_points == 2
+
+
+def test_a_closer_short_of_66_after_the_bonus_gives_the_opponent_two():
+    s = closed_last_trick(0, WON_54[:7] + ("9H",))  # 44, + 11, + 10 = 65
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 65, "Bo": 63}
     assert end.reason == "failed_close" and end.winner == "Bo" and end.game_points == 2
 
 
 def test_opponent_of_a_failed_closer_who_reaches_66_on_the_last_trick_wins():
     won0 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH", "AD", "9D")
-    won1 = tuple(c for c in DECK if c not in won0 + ("AS", "9S", "JC", "9C"))
-    s = position(hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"),
-                 trump_card="9C", trump_suit="C", closed_by=1, leader=0, turn=0)
+    s = closed_last_trick(1, won0)
     s, events = play(s, Play("AS"), Play("9S"))
     end = end_of(events)
-    assert end.points == {"Ada": 69, "Bo": 49}
+    assert end.points == {"Ada": 79, "Bo": 49}
     assert end.winner == "Ada" and end.game_points == 2 and end.reason == "failed_close"
+
+
+def test_the_bonus_alone_can_take_a_failed_closers_opponent_to_66():
+    s = closed_last_trick(1, WON_54[:8])  # Ada 47 + 11 = 58, 68 with the 10
+    s, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 68, "Bo": 60}
+    # Bo has 33 or more (1), but Bo closed and failed: at least 2
+    assert end.winner == "Ada" and end.game_points == 2 and end.reason == "failed_close"
+    s = closed_last_trick(1, WON_54[:8], no_last_trick_bonus_after_close=True)
+    _, events = play(s, Play("AS"), Play("9S"))
+    end = end_of(events)
+    assert end.points == {"Ada": 58, "Bo": 60} and end.winner == "Ada" and end.game_points == 2
 
 
 def test_played_out_without_claim_66_wins_with_scoring():
@@ -502,6 +613,17 @@ def test_json_round_trip_and_bad_saves():
         State.from_json(dict(data, options={"target": 8, "must_win_trick": False}))
     with pytest.raises(ValueError):
         State.from_json("nonsense")
+
+
+def test_house_rules_are_saved_and_older_saves_load_with_the_defaults():
+    s = game(no_last_trick_bonus_after_close=True)
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["options"]["no_last_trick_bonus_after_close"] is True
+    assert State.from_json(data) == s
+    older = dict(data, options={"target": 7, "must_win_trick": False})
+    assert State.from_json(older).options == Options()
+    with pytest.raises(ValueError, match="true or false"):
+        Options(no_last_trick_bonus_after_close="yes")
 
 
 def test_view_hides_the_opponent_and_stock():

@@ -123,16 +123,16 @@ def outcome(events, state, me):
     return gp if seat == me else -gp
 
 
-def random_endgame(seed, cards_left, close=False):
+def random_endgame(seed, cards_left, close=False, options=ss.Options()):
     """Play a random hand until each side holds ``cards_left`` cards in the strict phase."""
     rng = random.Random(seed)
-    s = ss.new_game(NAMES, seed=seed)
+    s = ss.new_game(NAMES, options, seed=seed)
     if close:
         s, _ = ss.apply(s, ss.Close())
     while True:
         if not ss.stock_open(s) and s.table is None and len(s.hands[s.turn]) == cards_left:
             return s
-        acts = [a for a in ss.legal_actions(s) if a.type in ("play", "marriage")]
+        acts = [a for a in ss.legal_actions(s) if a.type in ("play", "marriage", "play_on")]
         s, events = ss.apply(s, rng.choice(acts))
         if any(e.type == "hand_end" for e in events):
             return None
@@ -152,11 +152,13 @@ def test_strong_bot_plays_an_optimal_card_once_the_stock_is_exhausted(seed, card
     assert got == best
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10 ** 6), st.integers(1, 4))
-def test_solver_agrees_with_the_engine_on_every_endgame(seed, cards_left):
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(1, 4), st.booleans(), st.booleans(), st.booleans())
+def test_solver_agrees_with_the_engine_on_every_endgame(seed, cards_left, close, no_bonus,
+                                                        must_win):
     """The bot's fast simulated hand and alpha-beta give the engine's minimax value."""
-    s = random_endgame(seed, cards_left, close=seed % 2 == 0)
+    options = ss.Options(no_last_trick_bonus_after_close=no_bonus, must_win_trick=must_win)
+    s = random_endgame(seed, cards_left, close=close, options=options)
     if s is None:
         return
     me = s.turn
@@ -209,7 +211,7 @@ def open_stock_sim(hands, pts, tricks, leader, table=-1):
     sim.stock = [bots.INDEX[c] for c in ss.DECK if c not in held][:6]
     sim.trump, sim.closed, sim.leader, sim.table = 3, -1, leader, table
     sim.pts, sim.tricks, sim.pending = list(pts), list(tricks), [0, 0]
-    sim.must_win, sim.result, sim.last = False, None, leader
+    sim.must_win, sim.close_bonus, sim.result, sim.last = False, True, None, leader
     return sim
 
 
@@ -227,3 +229,48 @@ def test_playout_trickless_follower_takes_a_trick_when_the_opponent_nears_33():
     assert bots.heuristic_move(sim) == ("play", bots.INDEX["9C"])
     sim.pts = [0, 20]
     assert bots.heuristic_move(sim) == ("play", bots.INDEX["JS"])
+
+
+@pytest.mark.parametrize("no_bonus, result", [(False, (0, 1)), (True, (1, 2))])
+def test_sim_gives_the_last_trick_bonus_after_a_close_unless_the_house_rule_says_no(
+        no_bonus, result):
+    won0 = ("10S", "KS", "QS", "JS", "AH", "10H", "KH", "QH", "KD", "QD")  # 54, 65 after AS
+    won1 = tuple(c for c in ss.DECK if c not in won0 + ("AS", "9S", "JC", "9C"))
+    state = dataclasses.replace(
+        ss.new_game(NAMES, ss.Options(no_last_trick_bonus_after_close=no_bonus), seed=4),
+        hands=(("AS",), ("9S",)), won=(won0, won1), stock=("JC", "9C"), trump_card="9C",
+        trump_suit="C", closed_by=0, leader=0, turn=0, table=None)
+    ss._check_consistent(state)
+    sim = bots.Knowledge(ss.view(state, 0)).deal(random.Random(0))
+    sim.lead(bots.INDEX["AS"])
+    sim.follow(bots.INDEX["9S"])
+    assert sim.result == result and sim.pts[0] == (65 if no_bonus else 75)
+
+
+def marriage_to_66():
+    """Ada has 49 points in tricks and leads the KH of a hearts marriage: 69, stock open."""
+    won0, won1 = ("AS", "10S", "AD", "10D", "KS", "QS"), ("JS", "9S")
+    hands = (("KH", "QH", "AH", "9D", "JD", "QD"), ("10H", "9H", "JH", "KD", "AC", "10C"))
+    stock = tuple(c for c in ss.DECK if c not in won0 + won1 + hands[0] + hands[1] + ("9C",))
+    state = dataclasses.replace(
+        ss.new_game(NAMES, seed=4), hands=hands, won=(won0, won1), stock=stock + ("9C",),
+        trump_card="9C", trump_suit="C", leader=0, turn=0, table=None)
+    ss._check_consistent(state)
+    return state
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "sampling", "strong"])
+def test_every_bot_claims_in_the_claim_window(kind):
+    s, _ = ss.apply(marriage_to_66(), ss.Marriage("KH"))
+    v = ss.view(s, 0)
+    assert v.claim_window and v.legal == (ss.PlayOn(), ss.Claim())
+    assert make_bot(kind, 1).choose(v) == ss.Claim()
+
+
+def test_sim_claims_right_after_a_marriage_that_reaches_66():
+    sim = bots.Knowledge(ss.view(marriage_to_66(), 0)).deal(random.Random(0))
+    sim.marry(bots.INDEX["KH"])
+    window, _ = ss.apply(marriage_to_66(), ss.Marriage("KH"))
+    _, events = ss.apply(window, ss.Claim())
+    end = [e for e in events if e.type == "hand_end"][0]
+    assert sim.result == (0, end.game_points) == (0, 2)
