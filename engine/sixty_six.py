@@ -168,6 +168,7 @@ class HandEnded(Event):
     score: Dict[str, int]
     reason: str  # claim, failed_claim, played_out, failed_close
     points: Dict[str, int]  # card points of each player at the end
+    last_trick_bonus: Optional[str] = None  # who took the 10 for the last trick, if anyone
 
 
 @dataclass(frozen=True)
@@ -817,6 +818,7 @@ def _end_hand(
     events.append(HandEnded(
         names[seat], game_points, {names[0]: score[0], names[1]: score[1]}, reason,
         {names[0]: card_points(state, 0), names[1]: card_points(state, 1)},
+        None if state.last_trick_bonus is None else names[state.last_trick_bonus],
     ))
     state = _replace(state, score=(score[0], score[1]), claim_window=False)
     if score[seat] >= state.options.target:

@@ -110,3 +110,19 @@ def test_simulate_prints_json_with_wins_per_seat():
     assert data["games"] == 30 and sum(data["wins"].values()) == 30
     assert set(data["wins"]) == {"Strong 1", "Random 2", "Random 3"}
     assert data["games_per_second"] > 0
+
+
+def test_33_doubled_to_66_costs_everyone_else_and_the_house_rule_charges_the_player(tmp_path):
+    """Bob's three makes 33, Ann's nine keeps it, Bob's two doubles it to 66: Ann loses a
+    life each time and Bob nothing; with charge_passing_33_on_66 Bob also pays for 33."""
+    deck = "KS,QD,9S,QS,3H,2H,9C,9D,9H,8C,8D,8H"
+    typed = "king\nqueen\nqueen\nthree\nnine\ntwo\nquit\nyes\n"
+    for house, bob in (([], []), (["--house-rule", "charge_passing_33_on_66"],
+                                   [("Bob", "exceed_33")])):
+        events = tmp_path / f"events{len(house)}.jsonl"
+        result = run_cli("play", "--players", "Ann,Bob", "--seed", "1", "--deck", deck,
+                         "--mute", "--events", str(events), *house, stdin=typed)
+        assert result.returncode == 0, result.stderr
+        lives = [(e["player"], e["reason"]) for e in read_events(events) if e["type"] == "lives"]
+        assert lives == [("Ann", "hit_33")] + bob + [("Ann", "hit_66")], result.stdout
+        assert "Bob hits 66: everyone else loses a life." in result.stdout

@@ -311,3 +311,39 @@ def test_listen_uses_the_games_own_vocabulary():
     assert result.returncode == 0, result.stderr
     heard = json.loads(result.stdout.strip().splitlines()[-1])
     assert heard["action"] == {"type": "move", "name": "close", "suit": None}, heard
+
+
+def test_the_claim_window_after_a_marriage_into_66_is_said_and_answered():
+    from test_sixty_six import marriage_position
+    talk = make_talk()
+    state, events = ss.apply(marriage_position(), ss.Marriage("QH"))
+    said = talk.announce(events, state, [0])
+    assert said[-1] == "Ada, you have 69 points: say sixty six to claim now, or play on."
+    menu = talk.turn(state, 0, None)
+    assert menu.resolve(parse(talk, "play on")).action == ss.PlayOn()
+    assert menu.resolve(parse(talk, "sixty six")).action == ss.Claim()
+    refused = menu.resolve(parse(talk, "ace of hearts"))
+    assert refused.reason == "claim_window" and "only claim or play on" in refused.refusal
+    vocabulary = set(talk.grammar.vocabulary(menu.allowed))
+    assert {"play on", "sixty six", "stop"} <= vocabulary and "close" not in vocabulary
+    state, events = ss.apply(state, ss.PlayOn())
+    assert talk.announce(events, state, [0]) == ["Ada plays on without claiming."]
+
+
+def test_strict_memory_also_keeps_the_last_trick_to_yourself():
+    talk = make_talk(strict_memory=True)
+    assert talk.answer("last_trick", strict_phase_state(), 0) == \
+        "Strict memory is on: keep count yourself."
+
+
+def test_house_rules_come_from_the_command_line_and_are_saved_with_the_game(tmp_path):
+    save = tmp_path / "game.json"
+    result = run_cli("--players", "Ann", "--bots", "strong", "--seed", "2", "--mute",
+                     "--house-rule", "no_last_trick_bonus_after_close",
+                     "--house-rule", "must_win_trick", "--save", str(save),
+                     stdin="my cards\n")
+    assert result.returncode == 0, result.stderr
+    options = json.loads(save.read_text())["state"]["options"]
+    assert options["no_last_trick_bonus_after_close"] is True and options["must_win_trick"] is True
+    wrong = run_cli("--players", "Ann", "--mute", "--house-rule", "charge_passing_33_on_66")
+    assert wrong.returncode == 2 and "no house rule 'charge_passing_33_on_66'" in wrong.stderr

@@ -10,7 +10,8 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from voice.cli.options import add_game_argument, add_play_arguments, add_voice_arguments
+from voice.cli.options import (add_game_argument, add_house_rule_argument, add_play_arguments,
+                               add_voice_arguments)
 from voice.errors import UserError
 
 
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int)
     s.add_argument("--lives", type=int)
     s.add_argument("--target", type=int)
+    add_house_rule_argument(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=simulate)
 

@@ -25,6 +25,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed for shuffles and bots (default: random)")
     p.add_argument("--lives", type=int, help="starting lives (Doksan) or chips (Classic)")
     p.add_argument("--target", type=int, help="Sixty-Six: game points to win the match")
+    add_house_rule_argument(p)
     p.add_argument("--deck", help='stack the first deal: "AS,10H,..."')
     p.add_argument("--events", help="write every event as one JSON line to this file")
     p.add_argument("--save", help="save the game to this file after every move")
@@ -50,6 +51,13 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice", help="speech voice (name or language)")
     p.add_argument("--strict-memory", action="store_true",
                    help="Sixty-Six: no reminders of points and tricks, as at a real table")
+
+
+def add_house_rule_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--house-rule", action="append", default=[], metavar="NAME",
+                   help="switch on a house rule (repeatable): Doksan charge_passing_33_on_66, "
+                        "total_may_go_negative; Classic total_may_go_negative; Sixty-Six "
+                        "no_last_trick_bonus_after_close, must_win_trick (docs/rules.md)")
 
 
 def add_voice_arguments(p: argparse.ArgumentParser) -> None:

@@ -25,7 +25,7 @@ from voice.lang import Language
 
 
 # Options that set up a new game; a resumed game keeps its own.
-NEW_GAME_OPTIONS = ("players", "bots", "seed", "lives", "target", "deck")
+NEW_GAME_OPTIONS = ("players", "bots", "seed", "lives", "target", "deck", "house_rule")
 MAX_LIVES = 99
 
 
@@ -58,7 +58,8 @@ def _seats(args: argparse.Namespace, spec: GameSpec) -> List[Seat]:
 def _new_state(spec: GameSpec, args: argparse.Namespace, seats: List[Seat], seed: int):
     try:
         deck = parse_cards(args.deck) if args.deck else None
-        options = spec.make_options(lives=args.lives, target=args.target)
+        options = spec.make_options(lives=args.lives, target=args.target,
+                                   house_rules=args.house_rule)
         return spec.rules.new_game([s.name for s in seats], options, seed=seed, deck=deck)
     except ValueError as exc:
         raise UserError(sentence(exc)) from None
@@ -98,7 +99,8 @@ def start_play(args: argparse.Namespace) -> int:
         seats, bot_seed, moves = saved.seats, saved.bot_seed, saved.moves
         events_length = saved.events_length
         save_path = args.save or args.resume
-        ignored = [f"--{name}" for name in NEW_GAME_OPTIONS if getattr(args, name) is not None]
+        ignored = [f"--{name.replace('_', '-')}" for name in NEW_GAME_OPTIONS
+                   if getattr(args, name) not in (None, [])]
         if ignored:
             print(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings.",
                   file=sys.stderr)

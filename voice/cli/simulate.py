@@ -18,7 +18,8 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     progress = _progress_bar(sys.stderr) if not args.json and args.games >= 200 else None
     try:
-        options = spec.make_options(lives=args.lives, target=args.target)
+        options = spec.make_options(lives=args.lives, target=args.target,
+                                   house_rules=args.house_rule)
         result = simulate(spec.rules, spec.bots, kinds, args.games, seed, options,
                           game_id=spec.id, alternate_first_seat=spec.alternate_first_seat,
                           progress=progress)

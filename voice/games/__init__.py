@@ -13,15 +13,30 @@ load Sixty-Six's bots.
 """
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, Sequence
 
 from voice.games.spec import GameSpec
 
 
+def _house(names: Sequence[str], known: Sequence[str]) -> Dict[str, bool]:
+    """The rules' option switches for ``--house-rule`` names; ValueError for an unknown one."""
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"there is no house rule {unknown[0]!r} in this game; choose from "
+                         f"{', '.join(known) or 'none'}")
+    return {name: True for name in names}
+
+
+NINETY_NINE_HOUSE_RULES = ("charge_passing_33_on_66", "total_may_go_negative")
+SIXTY_SIX_HOUSE_RULES = ("no_last_trick_bonus_after_close", "must_win_trick")
+
+
 def _ninety_nine(variant: str, title: str) -> GameSpec:
-    def make_options(lives: Optional[int] = None, target: Optional[int] = None):
+    def make_options(lives: Optional[int] = None, target: Optional[int] = None,
+                     house_rules: Sequence[str] = ()):
         from engine.ninety_nine import Options
-        return Options(variant=variant, lives=lives)
+        known = NINETY_NINE_HOUSE_RULES if variant == "doksan" else ("total_may_go_negative",)
+        return Options(variant=variant, lives=lives, **_house(house_rules, known))
     return GameSpec(
         id=variant, title=title, rules_module="engine.ninety_nine",
         bots_module="engine.ninety_nine_bots", talk_class="voice.games.ninety_nine:NinetyNineTalk",
@@ -29,9 +44,11 @@ def _ninety_nine(variant: str, title: str) -> GameSpec:
         make_options=make_options, accepts=lambda state: state.options.variant == variant)
 
 
-def _sixty_six_options(lives: Optional[int] = None, target: Optional[int] = None):
+def _sixty_six_options(lives: Optional[int] = None, target: Optional[int] = None,
+                       house_rules: Sequence[str] = ()):
     from engine.sixty_six import Options
-    return Options(**({"target": target} if target is not None else {}))
+    return Options(**({"target": target} if target is not None else {}),
+                   **_house(house_rules, SIXTY_SIX_HOUSE_RULES))
 
 
 GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (

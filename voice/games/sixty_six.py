@@ -27,7 +27,8 @@ COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "las
             "turn", "help")
 ALIASES = {"total": "score"}        # typed "score" and "t" are the shared "total" command
 HIGH_TO_LOW = tuple(reversed(ss.RANKS))
-MOVES = {"exchange": ss.Exchange(), "close": ss.Close(), "claim": ss.Claim()}
+MOVES = {"exchange": ss.Exchange(), "close": ss.Close(), "claim": ss.Claim(),
+         "play_on": ss.PlayOn()}
 
 
 class SixtySixTalk:
@@ -209,6 +210,8 @@ class SixtySixTalk:
                 out.append(self.s("exchange", player=e.player, card=self.p.card(e.card)))
             elif t == "close":
                 out.append(self.s("close", player=e.player))
+            elif t == "play_on":
+                out.append(self.s("play_on", player=e.player))
             elif t == "claim":
                 out.append(self.s("claim_ok" if e.success else "claim_wrong", player=e.player,
                                   points=e.points))
@@ -219,7 +222,12 @@ class SixtySixTalk:
             elif t == "game_over":
                 out.append(self.s("game_over", winner=e.winner))
         if events and not dealt and not ss.is_over(state) and state.turn in humans:
-            out.append(self.p.text("events.turn_you", player=state.players[state.turn]))
+            player = state.players[state.turn]
+            if state.claim_window:  # married into 66: the one moment to claim before the reply
+                points = self.units(ss.card_points(state, state.turn), "points_unit")
+                out.append(self.s("claim_window", player=player, points=points))
+            else:
+                out.append(self.p.text("events.turn_you", player=player))
         return out
 
     def secret(self, events: Sequence, state: ss.State, humans: Sequence[int]) -> List[str]:
@@ -237,10 +245,9 @@ class SixtySixTalk:
             # a failed close is the closer's loss: the closer is the other player
             loser = next(name for name in e.score if name != e.winner)
             return self.s("hand_end." + e.reason, closer=loser, **fields)
-        tricks = [x for x in events if x.type == "trick"]
-        if any(x.type == "close" for x in events) or not tricks:
+        if e.last_trick_bonus is None:  # no 10 for the last trick (a house rule after a close)
             return self.s("hand_end.played_out_closed", **fields)
-        return self.s("hand_end.played_out", last=tricks[-1].winner, **fields)
+        return self.s("hand_end.played_out", last=e.last_trick_bonus, **fields)
 
     def deal_notice(self, state: ss.State, humans: Sequence[int]) -> List[str]:
         """At each deal, every human hears their new hand."""
@@ -282,7 +289,7 @@ class SixtySixTalk:
             return self.s("score", items=self.score_items(state.players, state.score),
                           target=state.options.target)
         if command == "last_trick":
-            return self._last_trick(state)
+            return self.s("strict") if self.strict_memory else self._last_trick(state)
         if command == "turn":
             return self.p.text("answers.turn", player=state.players[state.turn])
         if command == "help":

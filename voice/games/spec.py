@@ -96,7 +96,7 @@ class GameSpec:
     talk_class: str                           # "module:Class" of its GameTalk
     default_bots: Tuple[str, ...]             # the opponents of one person in ``play``
     simulate_bots: Tuple[str, ...]            # the table ``simulate`` plays by default
-    make_options: Callable[..., Any]          # (lives=None, target=None) -> the rules' Options
+    make_options: Callable[..., Any]          # (lives, target, house_rules) -> the rules' Options
     accepts: Callable[[Any], bool] = lambda state: True  # is a loaded state this game's?
     alternate_first_seat: bool = False        # seat 0 always leads: swap seats each match
 
