@@ -322,8 +322,8 @@ class State:
                 seed=int(data["seed"]),
                 winner=None if data["winner"] is None else int(data["winner"]),
             )
-        except (KeyError, TypeError, ValueError, InvalidCard) as exc:
-            raise ValueError(f"the saved game is damaged ({exc})") from None
+        except (KeyError, TypeError, ValueError, AttributeError, InvalidCard) as exc:
+            raise ValueError(f"the saved game is damaged ({str(exc)[:80]})") from None
         _check_consistent(state)
         return state
 
@@ -344,6 +344,25 @@ def _check_consistent(state: State) -> None:
         raise ValueError("the saved game is damaged (turn, dealer or direction out of range)")
     if any(x < 0 for x in state.lives):
         raise ValueError("the saved game is damaged (negative lives)")
+    if any(x > state.options.starting_lives(n) for x in state.lives):
+        raise ValueError("the saved game is damaged (more lives than the game started with)")
+    lowest = -10 * len(cards) if state.options.total_may_go_negative else 0
+    highest = 99 if state.winner is None else 99 + 99  # the last play may go over 99
+    if not lowest <= state.total <= highest:
+        raise ValueError("the saved game is damaged (a total no play can reach)")
+    if any(len(h) > HAND_SIZE or (h and not a) for h, a in zip(state.hands, state.active)):
+        raise ValueError("the saved game is damaged (a hand that cannot be)")
+    if (state.winner is None and not state.active[state.turn]) or state.round < 1 \
+            or state.reshuffles < 0:
+        raise ValueError("the saved game is damaged (the turn or round is wrong)")
+    if state.winner is None and state.active_count() < 2:
+        raise ValueError("the saved game is damaged (fewer than two players left)")
+    if state.winner is not None and not (0 <= state.winner < n and state.active[state.winner]
+                                         and state.active_count() == 1):
+        raise ValueError("the saved game is damaged (the winner is wrong)")
+    if state.options.variant == "doksan" and state.winner is None and any(
+            a and x == 0 for a, x in zip(state.active, state.lives)):
+        raise ValueError("the saved game is damaged (a player without lives is still in)")
 
 
 # --- setting up -----------------------------------------------------------------------

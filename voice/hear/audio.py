@@ -37,28 +37,73 @@ class AudioSource:
         self.close()
 
 
+MIN_RATE, MAX_RATE = 4000, 384000      # a header outside this is damaged, not a recording
+MAX_WAV_BYTES = 256 * 1024 * 1024      # about 20 minutes of 48 kHz stereo 24-bit
+_PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE
+
+
 def read_wav(path: Union[str, Path]) -> Tuple[np.ndarray, int]:
-    """Read a PCM WAV file as (int16 mono samples, sample rate); stereo is mixed down."""
+    """Read a WAV file as (int16 mono samples, sample rate); stereo is mixed down.
+
+    Integer PCM of 8, 16, 24 and 32 bits and 32/64-bit float, plain or in the "extensible"
+    header that recorders write for 24-bit audio. A file that is not a regular file, is
+    huge, or claims an impossible format is refused in one sentence (AudioError).
+    """
     path = Path(path)
     try:
-        with wave.open(str(path), "rb") as w:
-            channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
-            raw = w.readframes(w.getnframes())
-    except FileNotFoundError:
-        raise AudioError("The sound file %s does not exist." % path) from None
-    except (wave.Error, EOFError, OSError) as exc:
-        raise AudioError("The sound file %s is not a readable WAV file (%s)." % (path, exc)) from None
-    if rate <= 0 or channels <= 0:
-        raise AudioError("The sound file %s has no valid format header." % path)
-    samples = _decode_pcm(raw, width, path)
+        if not path.is_file():
+            raise AudioError("The sound file %s does not exist or is not a regular file." % path)
+        if path.stat().st_size > MAX_WAV_BYTES:
+            raise AudioError("The sound file %s is too large to be one spoken turn." % path)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise AudioError("The sound file %s cannot be read (%s)." % (path, exc.strerror)) from None
+    tag, channels, rate, width, raw = _parse_riff(data, path)
+    if not MIN_RATE <= rate <= MAX_RATE or not 1 <= channels <= 16:
+        raise AudioError("The sound file %s claims %d channels at %d Hz; that is not a "
+                         "recording I can use." % (path, channels, rate))
+    samples = _decode(raw, tag, width, path)
     usable = len(samples) - len(samples) % channels
     frames = samples[:usable].reshape(-1, channels)
     mono = frames.mean(axis=1) if channels > 1 else frames[:, 0]
     return np.clip(np.round(mono), -32768, 32767).astype(np.int16), rate
 
 
-def _decode_pcm(raw: bytes, width: int, path: Path) -> np.ndarray:
-    """Integer PCM bytes of any common width as float samples on the int16 scale."""
+def _parse_riff(data: bytes, path: Path) -> Tuple[int, int, int, int, bytes]:
+    """(format tag, channels, rate, bytes per sample, sample bytes) of a RIFF WAVE file."""
+    bad = AudioError("The sound file %s is not a readable WAV file." % path)
+    if len(data) < 12 or data[:4] not in (b"RIFF", b"RF64") or data[8:12] != b"WAVE":
+        raise bad
+    fmt, raw, at = None, None, 12
+    while at + 8 <= len(data):
+        kind, size = data[at:at + 4], int.from_bytes(data[at + 4:at + 8], "little")
+        body = data[at + 8:at + 8 + size]
+        if kind == b"fmt " and len(body) >= 16:
+            fmt = body
+        elif kind == b"data":
+            raw = body  # a truncated recording keeps what it has
+            break
+        at += 8 + size + (size & 1)
+    if fmt is None or raw is None:
+        raise bad
+    tag = int.from_bytes(fmt[0:2], "little")
+    channels = int.from_bytes(fmt[2:4], "little")
+    rate = int.from_bytes(fmt[4:8], "little")
+    width = int.from_bytes(fmt[14:16], "little") // 8
+    if tag == _EXTENSIBLE and len(fmt) >= 26:
+        tag = int.from_bytes(fmt[24:26], "little")  # the sub-format's first two bytes
+    return tag, channels, rate, width, raw
+
+
+def _decode(raw: bytes, tag: int, width: int, path: Path) -> np.ndarray:
+    """PCM or float sample bytes as float samples on the int16 scale."""
+    if tag == _FLOAT and width in (4, 8):
+        dtype = "<f4" if width == 4 else "<f8"
+        return np.frombuffer(raw[: len(raw) // width * width], dtype=dtype).astype(np.float64) \
+            * 32767.0
+    if tag != _PCM:
+        raise AudioError("The sound file %s is compressed (format %d); save it as PCM WAV."
+                         % (path, tag))
     if width == 2:
         return np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float64)
     if width == 1:   # unsigned 8-bit

@@ -16,7 +16,9 @@ import stat
 import tempfile
 import urllib.error
 import urllib.request
+import time
 import zipfile
+import zlib
 from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
@@ -27,7 +29,11 @@ from voice.errors import ModelError
 
 MANIFEST_NAME = ".talking-cards-manifest.json"
 CHUNK_BYTES = 64 * 1024
-MAX_UNPACKED_BYTES = 8 * 1024 ** 3  # refuse archives that would unpack to absurd sizes
+UNPACK_RATIO = 4                   # a model unpacks to at most 4x its catalogued archive size
+MIN_UNPACK_LIMIT = 64 * 1024 ** 2
+MAX_LIST_BYTES = 4 * 1024 ** 2     # the official model list is about 100 kB
+SLOWEST_BYTES_PER_S = 20_000       # the download deadline allows for a link this slow
+SCRATCH_PREFIX = ".install-"
 
 # States of an installed model, as ``verify`` reports them.
 OK = "ok"                  # complete, and its files match the install-time manifest
@@ -262,8 +268,11 @@ def listed_md5(entry: ModelEntry, base_url: str, list_name: str = "model-list.js
     url = base_url.rstrip("/") + "/" + list_name
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
-            listing = json.loads(response.read().decode("utf-8"))
-    except (OSError, ValueError, HTTPException):
+            body = response.read(MAX_LIST_BYTES + 1)
+        if len(body) > MAX_LIST_BYTES:
+            return None
+        listing = json.loads(body.decode("utf-8"))
+    except (OSError, ValueError, HTTPException, RecursionError):
         return None
     for item in listing if isinstance(listing, list) else []:
         if isinstance(item, dict) and item.get("name") == entry.name and item.get("md5"):
@@ -280,8 +289,9 @@ def _network_sentence(entry: ModelEntry, url: str, error: Exception) -> str:
 
 
 def _fetch(url: str, target: Path, entry: ModelEntry, progress: Optional[Progress],
-           timeout: float) -> Tuple[int, str]:
-    """Stream ``url`` into ``target``; return (bytes received, MD5 hex)."""
+           timeout: float, deadline: float) -> Tuple[int, str]:
+    """Stream ``url`` into ``target`` until ``deadline`` (time.monotonic()); return (bytes
+    received, MD5 hex). More bytes than the catalogue says is a failure, not a longer wait."""
     if not url.lower().startswith(("http://", "https://")):
         raise ModelError("Refusing to download from %s: only http and https addresses are allowed."
                          % url)
@@ -303,6 +313,11 @@ def _fetch(url: str, target: Path, entry: ModelEntry, progress: Optional[Progres
                                  % (entry.language, received, error.__class__.__name__)) from None
             if not block:
                 break
+            if received + len(block) > entry.size or time.monotonic() > deadline:
+                too_long = time.monotonic() > deadline
+                raise ModelError("The download of the %s speech model %s; nothing was installed."
+                                 % (entry.language, "took too long" if too_long
+                                    else "is larger than the catalogue says"))
             out.write(block)
             digest.update(block)
             received += len(block)
@@ -314,8 +329,12 @@ def _fetch(url: str, target: Path, entry: ModelEntry, progress: Optional[Progres
     return received, digest.hexdigest()
 
 
-def _safe_members(archive: zipfile.ZipFile, name: str) -> List[zipfile.ZipInfo]:
-    """The archive's entries, refusing any that would land outside ``<name>/`` or are links."""
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
+def _safe_members(archive: zipfile.ZipFile, name: str, limit: int) -> List[zipfile.ZipInfo]:
+    """The archive's entries, refusing any that would land outside ``<name>/``, are links,
+    are encrypted or use a compression zipfile cannot read, or add up to over ``limit``."""
     members = archive.infolist()
     unpacked = 0
     for info in members:
@@ -326,6 +345,11 @@ def _safe_members(archive: zipfile.ZipFile, name: str) -> List[zipfile.ZipInfo]:
         if ".." in parts:
             raise ModelError("The archive holds a path leaving its folder (%s); nothing was "
                              "installed." % raw)
+        if info.flag_bits & 0x1:
+            raise ModelError("The archive is encrypted (%s); nothing was installed." % raw)
+        if info.compress_type not in _METHODS:
+            raise ModelError("The archive uses a compression method I cannot unpack (%s); "
+                             "nothing was installed." % raw)
         if stat.S_ISLNK(info.external_attr >> 16):
             raise ModelError("The archive holds a symbolic link (%s); nothing was installed." % raw)
         if parts[0] != name or (len(parts) == 1 and not info.is_dir()):
@@ -334,17 +358,19 @@ def _safe_members(archive: zipfile.ZipFile, name: str) -> List[zipfile.ZipInfo]:
         unpacked += info.file_size
     if not members:
         raise ModelError("The archive is empty; nothing was installed.")
-    if unpacked > MAX_UNPACKED_BYTES:
+    if unpacked > limit:
         raise ModelError("The archive would unpack to %s; nothing was installed." % _megabytes(unpacked))
     return members
 
 
-def _unpack(archive_path: Path, name: str, into: Path) -> Path:
-    """Unpack the checked archive into ``into`` and return the model folder inside it."""
+def _unpack(archive_path: Path, name: str, into: Path, limit: int) -> Path:
+    """Unpack the checked archive into ``into`` and return the model folder inside it; the
+    bytes really written are counted too (an entry's size in the archive can lie)."""
+    written = 0
     try:
         with zipfile.ZipFile(archive_path) as archive:
             root = into.resolve()
-            for info in _safe_members(archive, name):
+            for info in _safe_members(archive, name, limit):
                 target = (into / info.filename).resolve()
                 if root not in target.parents:  # defence in depth against odd names
                     raise ModelError("The archive holds a path leaving its folder (%s); nothing "
@@ -354,11 +380,38 @@ def _unpack(archive_path: Path, name: str, into: Path) -> Path:
                     continue
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with archive.open(info) as source, open(target, "wb") as out:
-                    shutil.copyfileobj(source, out, CHUNK_BYTES)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
+                    while True:
+                        block = source.read(CHUNK_BYTES)
+                        if not block:
+                            break
+                        written += len(block)
+                        if written > limit:
+                            raise ModelError("The archive unpacks to more than %s; nothing was "
+                                             "installed." % _megabytes(limit))
+                        out.write(block)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, RuntimeError,
+            NotImplementedError, zlib.error) as error:
         raise ModelError("The downloaded archive is not a valid zip file (%s); nothing was "
                          "installed." % error) from None
     return into / name
+
+
+def remove_stale_scratch(destination: Path) -> List[Path]:
+    """Delete the scratch folders of downloads whose process is gone (a kill -9 mid-download
+    would otherwise leave hundreds of megabytes behind); return what was removed."""
+    removed = []
+    for folder in destination.glob(SCRATCH_PREFIX + "*"):
+        try:
+            pid = int((folder / "owner.pid").read_text())
+            os.kill(pid, 0)
+            continue  # still downloading
+        except PermissionError:
+            continue  # alive, another user's
+        except (OSError, ValueError):
+            pass  # no owner file, or its process is gone
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
 
 
 def _replace_folder(new: Path, final: Path, scratch: Path) -> None:
@@ -385,7 +438,9 @@ def download(lang: str, base_url: Optional[str] = None, progress: Optional[Progr
     url = _archive_url(entry, base_url)
     try:
         destination.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=".install-%s-" % entry.name, dir=destination))
+        remove_stale_scratch(destination)
+        scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX + entry.name + "-", dir=destination))
+        (scratch / "owner.pid").write_text(str(os.getpid()))
     except OSError as error:
         raise ModelError("Cannot write to the models folder %s: %s." % (destination, error.strerror)) \
             from None
@@ -396,14 +451,16 @@ def download(lang: str, base_url: Optional[str] = None, progress: Optional[Progr
             if expected_md5 is None:
                 say("The MD5 of %s could not be pinned; only its size will be checked." % entry.name)
         archive_path = scratch / (entry.name + ".zip")
-        received, md5 = _fetch(url, archive_path, entry, progress, timeout)
+        deadline = time.monotonic() + 600 + entry.size / SLOWEST_BYTES_PER_S
+        received, md5 = _fetch(url, archive_path, entry, progress, timeout, deadline)
         if received != entry.size:
             raise ModelError("The %s speech model download has %d bytes, not the expected %d; "
                              "nothing was installed." % (entry.language, received, entry.size))
         if expected_md5 is not None and md5 != expected_md5.lower():
             raise ModelError("The %s speech model download does not match its checksum; nothing "
                              "was installed." % entry.language)
-        unpacked = _unpack(archive_path, entry.name, scratch / "unpacked")
+        limit = max(MIN_UNPACK_LIMIT, UNPACK_RATIO * entry.size)
+        unpacked = _unpack(archive_path, entry.name, scratch / "unpacked", limit)
         archive_path.unlink()
         missing = missing_parts(unpacked)
         if missing:
