@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import io
+import itertools
 import json
 import os
 import re
@@ -209,7 +210,7 @@ def test_truncated_download_installs_nothing(server, tmp_path, dest):
 def test_wrong_size_installs_nothing(server, tmp_path, dest):
     catalog = catalog_for(tmp_path, model_zip(), md5=None)
     server.serve(NAME + ".zip", model_zip() + b"extra")
-    with pytest.raises(ModelError, match="bytes, not the expected"):
+    with pytest.raises(ModelError, match="larger than the catalogue says"):
         mm.download("xx", base_url=server.url, dest=dest, catalog=catalog)
     assert os.listdir(dest) == []
 
@@ -362,3 +363,73 @@ def test_models_command_failures_are_sentences_not_tracebacks(tmp_path, dest):
     assert code == 2
     code, out, err = run(["verify"], catalog)
     assert code == 0 and "No speech models are installed" in out
+
+
+# ---------------------------------------------------------------- hostile archives
+
+def patched_zip(field: str, value: int):
+    """A model zip whose every entry header has ``field`` set: "flags" (bit 0: encrypted,
+    needs a password) or "method" (9: deflate64, which zipfile cannot unpack)."""
+    offsets = {"flags": (6, 8), "method": (8, 10)}[field]
+    raw = bytearray(build_zip([(NAME + "/" + p, d) for p, d in MODEL_FILES.items()]))
+    for signature, offset in zip((b"PK\x03\x04", b"PK\x01\x02"), offsets):
+        at = raw.find(signature)
+        while at != -1:
+            raw[at + offset:at + offset + 2] = value.to_bytes(2, "little")
+            at = raw.find(signature, at + 4)
+    return bytes(raw)
+
+
+def bomb_zip(unpacked_mb: int):
+    """A small archive of a model whose one file unpacks to ``unpacked_mb`` megabytes."""
+    files = dict(MODEL_FILES)
+    files["graph/HCLr.fst"] = bytes(unpacked_mb * 1024 * 1024)
+    return model_zip(files=files)
+
+
+@pytest.mark.parametrize("archive, reason", [
+    (patched_zip("flags", 1), "encrypted"),
+    (patched_zip("method", 9), "compression method"),
+    (bomb_zip(70), "unpack"),
+], ids=["encrypted", "deflate64", "bomb"])
+def test_hostile_archives_are_one_sentence_and_leave_nothing(server, tmp_path, dest, archive,
+                                                            reason):
+    with pytest.raises(ModelError, match=reason):
+        install(server, tmp_path, dest, archive=archive)
+    assert os.listdir(dest) == []
+
+
+def test_the_unpack_limit_follows_the_catalogued_size():
+    assert len(bomb_zip(70)) < 1024 * 1024  # 70 MB of zeros in well under 1 MB of archive
+    assert mm.MIN_UNPACK_LIMIT < 70 * 1024 * 1024
+
+
+def test_a_killed_downloads_scratch_folder_is_removed_next_time(server, tmp_path, dest):
+    stale = dest / (mm.SCRATCH_PREFIX + NAME + "-killed")
+    stale.mkdir()
+    (stale / "owner.pid").write_text("999999999")   # no such process
+    (stale / (NAME + ".zip")).write_bytes(b"half an archive")
+    running = dest / (mm.SCRATCH_PREFIX + NAME + "-running")
+    running.mkdir()
+    (running / "owner.pid").write_text(str(os.getpid()))  # a live download is left alone
+    path, _ = install(server, tmp_path, dest)
+    assert path.is_dir() and not stale.exists() and running.exists()
+
+
+def test_a_huge_model_list_is_not_read_into_memory(server, tmp_path, dest):
+    archive = model_zip()
+    server.serve(NAME + ".zip", archive)
+    server.serve("model-list.json", b"[" + b" " * (mm.MAX_LIST_BYTES + 10) + b"]")
+    catalog = catalog_for(tmp_path, archive, md5=None)
+    notes = []
+    assert mm.download("xx", base_url=server.url, dest=dest, catalog=catalog, say=notes.append)
+    assert any("could not be pinned" in note for note in notes)
+
+
+def test_a_download_past_its_deadline_installs_nothing(server, tmp_path, dest, monkeypatch):
+    monkeypatch.setattr(mm, "SLOWEST_BYTES_PER_S", 10 ** 12)  # the deadline: 600 s
+    clock = itertools.count(0, 400)                           # each look at it: 400 s later
+    monkeypatch.setattr(mm.time, "monotonic", lambda: next(clock))
+    with pytest.raises(ModelError, match="took too long"):
+        install(server, tmp_path, dest)
+    assert os.listdir(dest) == []

@@ -305,6 +305,9 @@ def _fetch(url: str, target: Path, entry: ModelEntry, progress: Optional[Progres
         header = response.headers.get("Content-Length")
         promised = int(header) if header and header.isdigit() else None
         while True:
+            if time.monotonic() > deadline:
+                raise ModelError("The download of the %s speech model took too long; nothing "
+                                 "was installed." % entry.language)
             try:
                 block = response.read(CHUNK_BYTES)
             except (OSError, HTTPException) as error:
@@ -313,11 +316,9 @@ def _fetch(url: str, target: Path, entry: ModelEntry, progress: Optional[Progres
                                  % (entry.language, received, error.__class__.__name__)) from None
             if not block:
                 break
-            if received + len(block) > entry.size or time.monotonic() > deadline:
-                too_long = time.monotonic() > deadline
-                raise ModelError("The download of the %s speech model %s; nothing was installed."
-                                 % (entry.language, "took too long" if too_long
-                                    else "is larger than the catalogue says"))
+            if received + len(block) > entry.size:
+                raise ModelError("The download of the %s speech model is larger than the "
+                                 "catalogue says; nothing was installed." % entry.language)
             out.write(block)
             digest.update(block)
             received += len(block)
