@@ -354,6 +354,20 @@ def _check_consistent(s: State) -> None:
                            or s.table[-1] not in s.marriages[s.turn] or not s.won[s.turn]
                            or card_points(s, s.turn) < WINNING_POINTS):
         raise ValueError("a claim window is open only after a marriage that reaches 66")
+    follower = 1 - s.leader
+    on_turn = s.leader if s.table is None or s.claim_window else follower
+    if s.match_winner is None and s.turn != on_turn:
+        raise ValueError("the turn does not follow the trick in progress")
+    led = 1 if s.table is not None else 0
+    if len(s.hands[s.leader]) + led != len(s.hands[follower]) or len(s.hands[follower]) > 6:
+        raise ValueError("the hands do not hold the cards a trick leaves")
+    if any(len(w) % 2 for w in s.won) or len(s.stock) % 2 or len(s.stock) > 12:
+        raise ValueError("the tricks or the stock cannot be")
+    if any(x < 0 for x in s.score) or (s.match_winner is None
+                                       and max(s.score) >= s.options.target):
+        raise ValueError("the score cannot be")
+    if s.match_winner is not None and s.score[s.match_winner] < s.options.target:
+        raise ValueError("the match winner has not reached the target")
 
 
 def _replace(state: State, **changes: Any) -> State:

@@ -143,9 +143,9 @@ def test_loser_of_sixth_trick_draws_the_face_up_trump():
 def strict_position(closed_by=None, **extra):
     """Stock exhausted (or closed): seat 0 leads with hearts, seat 1 to follow."""
     base = dict(
-        hands=(("AH", "10H", "KH"), ("QH", "9C", "AS", "9H")),
+        hands=(("AH", "10H", "KH", "JD"), ("QH", "9C", "AS", "9H")),
         won=(("QS", "JS", "9S", "10S", "KS", "JC"), ("QC", "KC", "10C", "AC", "JH", "QD",
-                                                      "KD", "10D", "AD", "9D", "JD")),
+                                                      "KD", "10D", "AD", "9D")),
         stock=(), table=None, leader=0, turn=0, closed_by=closed_by,
     )
     base.update(extra)
@@ -160,16 +160,16 @@ def test_strict_phase_must_follow_suit():
 
 
 def test_strict_phase_must_trump_without_the_suit_else_anything():
-    s = strict_position(hands=(("AD", "10H"), ("9C", "AS", "QH", "9H")), won=(
-        ("QS", "JS", "9S", "10S", "KS", "JC", "KH", "JH"),
+    s = strict_position(hands=(("AD", "10H", "KH", "JH"), ("9C", "AS", "QH", "9H")), won=(
+        ("QS", "JS", "9S", "10S", "KS", "JC"),
         ("QC", "KC", "10C", "AC", "QD", "KD", "10D", "9D", "JD", "AH")))
     s1, _ = apply(s, Play("AD"))
     assert [a.card for a in legal_actions(s1) if a.type == "play"] == ["9C"]
     with pytest.raises(IllegalAction, match=r"^must_trump \(led_suit=D"):
         apply(s1, Play("AS"))
     # no diamond and no trump: any card
-    s2 = strict_position(hands=(("AD", "10H"), ("AS", "QH", "9H", "9C")), won=s.won)
-    s2 = dataclasses.replace(s2, hands=(("AD", "10H"), ("AS", "QH", "9H")),
+    s2 = strict_position(hands=(("AD", "10H", "KH", "JH"), ("AS", "QH", "9H", "9C")), won=s.won)
+    s2 = dataclasses.replace(s2, hands=(("AD", "10H", "KH", "JH"), ("AS", "QH", "9H")),
                              won=(s.won[0], s.won[1] + ("9C",)))
     s2, _ = apply(s2, Play("AD"))
     assert {a.card for a in legal_actions(s2) if a.type == "play"} == {"AS", "QH", "9H"}
@@ -177,8 +177,8 @@ def test_strict_phase_must_trump_without_the_suit_else_anything():
 
 def test_must_win_trick_option():
     won = (("QS", "JS", "9S", "10S", "KS", "JC"),
-           ("QC", "KC", "10C", "AC", "JH", "QD", "KD", "10D", "AD", "9D", "JD"))
-    hands = (("QH", "10H", "KH"), ("AH", "9C", "AS", "9H"))
+           ("QC", "KC", "10C", "AC", "JH", "QD", "KD", "10D", "AD", "9D"))
+    hands = (("QH", "10H", "KH", "JD"), ("AH", "9C", "AS", "9H"))
     strict = position(hands=hands, won=won, stock=(), options=Options(must_win_trick=True))
     s, _ = apply(strict, Play("KH"))
     assert [a.card for a in legal_actions(s) if a.type == "play"] == ["AH"]
@@ -188,7 +188,8 @@ def test_must_win_trick_option():
     s, _ = apply(loose, Play("KH"))
     assert {a.card for a in legal_actions(s) if a.type == "play"} == {"AH", "9H"}
     # when the suit led cannot be headed, any card of it will do
-    s, _ = apply(dataclasses.replace(strict, hands=(("AH", "10H", "KH"), ("QH", "9C", "AS", "9H")),
+    s, _ = apply(dataclasses.replace(strict, hands=(("AH", "10H", "KH", "JD"),
+                                                    ("QH", "9C", "AS", "9H")),
                                      won=won), Play("AH"))
     assert {a.card for a in legal_actions(s) if a.type == "play"} == {"QH", "9H"}
 
@@ -243,9 +244,9 @@ def test_exchange_refused_when_following_closed_or_exhausted():
 
 
 def test_exchange_refused_when_stock_exhausted():
-    s = strict_position(hands=(("9C", "10H", "KH"), ("QH", "AS", "9H", "JC")),
+    s = strict_position(hands=(("9C", "10H", "KH", "JD"), ("QH", "AS", "9H", "JC")),
                         won=(("QS", "JS", "9S", "10S", "KS", "AH"), ("QC", "KC", "10C", "AC",
-                             "JH", "QD", "KD", "10D", "AD", "9D", "JD")))
+                             "JH", "QD", "KD", "10D", "AD", "9D")))
     assert Exchange() not in legal_actions(s)
     with pytest.raises(IllegalAction, match="^stock_exhausted"):
         apply(s, Exchange())

@@ -15,8 +15,8 @@ from typing import List
 from engine.cards import parse_cards
 from voice.cli.native_log import native_output_to_log
 from voice.cli.options import split_list
-from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, open_events,
-                                 read_save)
+from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, close_events,
+                                 open_events, read_save)
 from voice.dialog.session import Session
 from voice.errors import AudioError, SpeakerError, UserError, sentence
 from voice.games import GAMES, find_game
@@ -133,7 +133,7 @@ def start_play(args: argparse.Namespace) -> int:
 
     with ExitStack() as stack:
         if events_file is not None:
-            stack.callback(events_file.close)
+            stack.callback(close_events, events_file)
         stack.enter_context(native_output_to_log())  # before any sound library starts
         speaker = _speaker(args, language, stack)
         listener, voice_failure = _listener(args, language, speaker, stack)

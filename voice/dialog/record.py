@@ -94,6 +94,14 @@ def open_events(path: str, resume_at: Optional[int] = None) -> IO[str]:
         raise SaveError(f"The events file {path} cannot be written ({exc.strerror}).") from None
 
 
+def close_events(events_file: IO[str]) -> None:
+    """Close an events file; what a full disk refused was already said during the game."""
+    try:
+        events_file.close()
+    except OSError:
+        pass
+
+
 def write_save(path: str, data: Dict[str, Any]) -> None:
     """Write to a temporary file beside the target and rename it over, so a crash never
     leaves half a save; the temporary file never survives a failure."""
