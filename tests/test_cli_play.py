@@ -65,7 +65,7 @@ def test_save_after_every_move_and_resume_exactly(tmp_path):
                      stdin="king\nhand\n")
     assert second.returncode == 0, second.stderr
     assert "Game resumed.\nThe total is 10." in second.stdout
-    assert "Bob plays king of hearts. Total 20." in second.stdout
+    assert "Bob: king of hearts. Total 20." in second.stdout
     assert json.loads(save.read_text())["state"]["total"] == 20
 
 

@@ -51,7 +51,7 @@ def test_pause_holds_the_bots_until_the_player_speaks_again(tmp_path):
     session, lines = live_session("seven\npause\ngo on\n", tmp_path)
     session.run(nn.opening_events(session.state))
     paused_at = lines.index("Paused. Say anything to go on.")
-    bot_moves = [i for i, line in enumerate(lines) if line.startswith("Strong 2 plays")]
+    bot_moves = [i for i, line in enumerate(lines) if line.startswith("Strong 2: ")]
     assert bot_moves and bot_moves[0] > paused_at  # the bot moved only after "go on"
     assert not session.paused
 
@@ -68,3 +68,24 @@ def test_a_turns_vocabulary_asks_the_rules_once(tmp_path, monkeypatch):
     assert "ten" in vocabulary and "jack" not in vocabulary
     session.menu(0).resolve(session.grammar.parse("ten"))
     assert len(calls) == 1
+
+
+def test_repeat_replays_everything_since_my_move_and_what_happened_the_last_lines(tmp_path):
+    """Asked while the bot is about to move: "repeat" gives what was said since Ann's move,
+    "what happened" the last announcements from the opening on, "my lives" her own count."""
+    session, lines = live_session("seven\nrepeat\nwhat happened\nmy lives\n", tmp_path)
+    session.run(nn.opening_events(session.state))
+    opening = lines[:3]
+    moved = lines.index("You play seven of spades. Total 7.")
+    assert lines[moved + 1] == "You play seven of spades. Total 7."          # repeat
+    assert lines[moved + 2:moved + 6] == opening + ["You play seven of spades. Total 7."]
+    assert lines[moved + 6] == "Ann, you have 10 lives."
+    assert any(line.startswith("Strong 2: ") for line in lines[moved + 7:])
+
+
+def test_shorter_and_more_detail_change_how_bots_are_announced(tmp_path):
+    session, lines = live_session("more detail\nseven\n", tmp_path)
+    session.run(nn.opening_events(session.state))
+    assert "More detail from now on." in lines
+    assert any(line.startswith("Strong 2 plays ") for line in lines)
+    assert "Strong 2's turn." in lines

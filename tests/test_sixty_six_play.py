@@ -65,7 +65,7 @@ def test_a_whole_stacked_hand_through_the_cli(tmp_path):
     assert "You do not have the queen of spades." in out
     assert "did not understand 'xyzzy'" in out
     assert "Which ace: hearts or spades?" in out
-    assert "Ann takes the trick" in out
+    assert "You take the trick, ace of spades and nine of spades: 11 points for you." in out
     assert "You draw the queen of spades." in out
     assert "You have 11 points." in out
     assert "Ann exchanges the trump nine for the jack of hearts." in out
@@ -75,7 +75,7 @@ def test_a_whole_stacked_hand_through_the_cli(tmp_path):
     assert "Ann closes the stock" in out
     assert "The stock is closed by Ann; 8 cards under it." in out
     assert "Last trick: Ann's ace of hearts and Random 2's" in out
-    assert "Ann wins the hand and scores 3 game points." in out
+    assert "Ann wins the hand and scores 3 game points: the other player took no trick." in out
     assert "Score in game points: Ann 3, Random 2 0. First to 7 wins." in out
     assert out.count("Ann, your turn.") >= 5
 

@@ -49,6 +49,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", type=int, help="speech rate in words per minute")
     p.add_argument("--volume", type=float, help="speech volume, 0 to 1")
     p.add_argument("--voice", help="speech voice (name or language)")
+    p.add_argument("--verbose", action="store_true",
+                   help="announce every turn and every move in full (say 'shorter' or "
+                        "'more detail' during a game)")
     p.add_argument("--strict-memory", action="store_true",
                    help="Sixty-Six: no reminders of points and tricks, as at a real table")
 

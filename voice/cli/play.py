@@ -115,7 +115,7 @@ def start_play(args: argparse.Namespace) -> int:
     if spec.id not in language.games:
         raise UserError(f"There are no {language.name} words for {spec.title} yet; "
                         f"play it with --lang en.")
-    talk = spec.talk(language, strict_memory=args.strict_memory)
+    talk = spec.talk(language, strict_memory=args.strict_memory, verbose=args.verbose)
 
     bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
     if not any(s.bot is None for s in seats):

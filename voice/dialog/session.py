@@ -27,6 +27,7 @@ VOICE_CONTROLS: Dict[str, Callable] = {
     "quieter": lambda mouth: mouth.set_volume(mouth.volume - 0.2),
 }
 ECHO_WORDS, ECHO_CHARS = 4, 40   # what is read back of input that was not understood
+HISTORY_LINES = 12               # "what happened": the last announcements
 
 
 def echo(text: str) -> str:
@@ -65,7 +66,10 @@ class Session:
         self.record = record
         self.pace = pace
         self.on_voice_failure = on_voice_failure
-        self.last_said: List[str] = []
+        # told of a setting the player changed by voice, to remember it for next time
+        self.on_setting: Callable[[str, object], None] = lambda name, value: None
+        self.since_move: List[str] = []  # said since a person last moved: "repeat"
+        self.history: List[str] = []     # every announcement: "what happened"
         self.pending_value: Optional[Intent] = None    # "Ten: plus or minus?" was asked
         self.pending_confirm: Optional[Intent] = None  # "Seven?" was asked
         self.pending_quit = False
@@ -84,8 +88,9 @@ class Session:
         sentences = [line for line in sentences if line]
         for line in sentences:
             self.speaker.say(line)
-        if remember and sentences:
-            self.last_said = list(sentences)
+        if remember:
+            self.since_move += sentences
+            self.history = (self.history + sentences)[-HISTORY_LINES:]
 
     def turn_line(self, seat: int) -> str:
         key = "events.turn_you" if seat in self.humans else "events.turn"
@@ -223,6 +228,8 @@ class Session:
             if by_person and not self.rules.is_over(self.state) else None
         self.record.moves += 1
         self.record.log(events)
+        if by_person:
+            self.since_move = []  # "repeat" now replays from this move on
         said = list(notes) + self.talk.announce(events, self.state, self.humans)
         secret = self.talk.secret(events, self.state, self.humans)
         if self.undo_point is not None:
@@ -301,12 +308,21 @@ class Session:
     def command(self, name: str, seat: int, heard: Heard) -> None:
         p = self.p
         if name == "repeat":
-            self.tell(self.last_said or [p.text("answers.nothing_to_repeat")], remember=False)
+            self.tell(self.since_move or self.history[-1:]
+                      or [p.text("answers.nothing_to_repeat")], remember=False)
+        elif name == "history":
+            self.tell(self.history or [p.text("answers.nothing_to_repeat")], remember=False)
+        elif name in ("shorter", "more_detail"):
+            self.talk.verbose = name == "more_detail"
+            self.on_setting("verbosity", "verbose" if self.talk.verbose else "concise")
+            self.tell([p.text(f"answers.{name}")], remember=False)
         elif name == "quit":
             self.pending_quit = True
             self.tell([p.text("answers.quit_confirm")], remember=False)
         elif name in VOICE_CONTROLS:
             VOICE_CONTROLS[name](self.speaker)
+            self.on_setting("rate", self.speaker.rate_wpm)
+            self.on_setting("volume", round(self.speaker.volume, 2))
             self.tell([p.text(f"answers.{name}")], remember=False)
         elif name == "pause":
             self.paused = True

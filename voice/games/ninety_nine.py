@@ -14,17 +14,19 @@ from voice.games.spec import Outcome, TurnMenu, checked
 from voice.lang import Language
 from voice.understand.grammar import Intent
 
-COMMANDS = ("total", "turn", "direction", "hand", "lives", "help")
+COMMANDS = ("total", "turn", "direction", "hand", "lives", "my_lives", "help")
 
 
 class NinetyNineTalk:
     commands = COMMANDS
     typed_aliases: dict = {}
 
-    def __init__(self, language: Language, strict_memory: bool = False) -> None:
+    def __init__(self, language: Language, strict_memory: bool = False,
+                 verbose: bool = False) -> None:
         self.language = language
         self.grammar = language.grammar
         self.p = language.phrases
+        self.verbose = verbose  # every "X's turn", and "X plays …" in full
 
     # --- what can be said now, and what it means ------------------------------------
 
@@ -121,9 +123,13 @@ class NinetyNineTalk:
     # --- events to sentences ----------------------------------------------------------
 
     def announce(self, events: Sequence, state: nn.State, humans: Sequence[int]) -> List[str]:
-        """Sentences for what happened; ``state`` is the state after the events."""
+        """Sentences for what happened; ``state`` is the state after the events.
+
+        The one person at the table is "you" ("You play the queen. Total 30."); with several
+        people sharing the device everyone is named. Concise (the default) leaves out the
+        bots' "X's turn" and says a bot's move as "Strong 2: jack of clubs. Total 20."."""
         out: List[str] = []
-        human_names = {state.players[s] for s in humans}
+        you = state.players[humans[0]] if len(humans) == 1 else None
         player = None
         hits = {e.reason for e in events if e.type == "lives" and e.reason.startswith("hit_")}
         said_hits = set()
@@ -131,22 +137,21 @@ class NinetyNineTalk:
             t = e.type
             if t == "play":
                 player = e.player
-                card = self.p.card(e.card)
-                if rank_of(e.card) in ("A", "10") or isinstance(e.value, str):
-                    out.append(self.p.text("events.play", player=e.player, card=card,
-                                          value=self.value_words(e.value), total=e.total))
-                else:
-                    out.append(self.p.text("events.play_plain", player=e.player, card=card,
-                                          total=e.total))
+                out.append(self._play_line(e, you))
             elif t == "lives":
                 if e.reason in hits:
                     if e.reason not in said_hits:
                         said_hits.add(e.reason)
                         out.append(self.p.text(f"events.{e.reason}_all", player=player))
-                    continue
-                lost = self.lives_words(state, -e.delta)
-                out.append(self.p.text(f"events.lives.{e.reason}", player=e.player, by=player,
-                                      lost=lost, lives=self.lives_words(state, e.lives)))
+                    if e.player == you:  # the listener's own count, after "everyone else"
+                        out.append(self.p.text("events.you_have",
+                                               lives=self.lives_words(state, e.lives)))
+                else:
+                    key = f"events.lives{'_you' if e.player == you else ''}.{e.reason}"
+                    out.append(self.p.text(key, player=e.player, by=player,
+                                           lost=self.lives_words(state, -e.delta),
+                                           lives=self.lives_words(state, e.lives)))
+                out += self._last_chance(e, state, you)
             elif t == "eliminated":
                 key = "events.eliminated.cannot_pay" if e.reason == "cannot_pay" else "events.eliminated"
                 out.append(self.p.text(key, player=e.player))
@@ -157,7 +162,7 @@ class NinetyNineTalk:
                     out.append(self.p.text("events.skip", player=e.player))
             elif t == "reverse":
                 out.append(self.p.text("events.reverse",
-                                      direction=self.p.data["direction"][e.direction]))
+                                       direction=self.p.data["direction"][e.direction]))
             elif t == "reshuffle":
                 out.append(self.p.text("events.reshuffle"))
             elif t == "round_end":
@@ -169,11 +174,36 @@ class NinetyNineTalk:
                 out.append(self.p.text("events.round_start", round=e.round, dealer=e.dealer,
                                        first=e.first))
             elif t == "turn":
-                key = "events.turn_you" if e.player in human_names else "events.turn"
-                out.append(self.p.text(key, player=e.player))
+                if e.player in {state.players[s] for s in humans}:
+                    out.append(self.p.text("events.turn_you", player=e.player))
+                elif self.verbose:
+                    out.append(self.p.text("events.turn", player=e.player))
             elif t == "game_over":
                 out.append(self.p.text("events.game_over", winner=e.winner))
         return out
+
+    def _play_line(self, e, you: Optional[str]) -> str:
+        """"You play …" / "Strong 2: …" / (verbose) "Strong 2 plays …"; the value when the
+        player chose one or the card does something other than add (a reverse is said once,
+        by its own event, and a four that reverses nothing just adds nothing)."""
+        card = self.p.card(e.card)
+        with_value = rank_of(e.card) in ("A", "10") or e.value in ("double", "halve", "set99")
+        style = "you" if e.player == you else "long" if self.verbose else "short"
+        key = f"events.play_{style}" + ("" if with_value else "_plain")
+        return self.p.text(key, player=e.player, card=card, total=e.total,
+                           value=self.value_words(e.value) if with_value else "")
+
+    def _last_chance(self, e, state: nn.State, you: Optional[str]) -> List[str]:
+        """"Bob is on the last life" / "You are on the board: one more loss and you are out"."""
+        if not state.active[state.players.index(e.player)]:
+            return []
+        if state.options.variant == "classic" and e.lives == 0:
+            kind = "on_the_board"
+        elif state.options.variant == "doksan" and e.lives == 1:
+            kind = "last_life"
+        else:
+            return []
+        return [self.p.text(f"events.{kind}{'_you' if e.player == you else ''}", player=e.player)]
 
     def secret(self, events: Sequence, state: nn.State, humans: Sequence[int]) -> List[str]:
         """What only the player may hear: the card a lone player drew, their new hand."""
@@ -213,6 +243,12 @@ class NinetyNineTalk:
                      if state.active[i] else p.text("answers.lives_out", player=name)
                      for i, (name, n) in enumerate(zip(state.players, state.lives))]
             return p.text("answers.lives", items=p.join(items))
+        if command == "my_lives":
+            name = state.players[seat]
+            if not state.active[seat]:
+                return p.text("answers.my_lives_out", player=name)
+            return p.text("answers.my_lives", player=name,
+                          lives=self.lives_words(state, state.lives[seat]))
         if command == "help":
             return p.text("answers.help")
         raise KeyError(command)

@@ -35,11 +35,14 @@ class SixtySixTalk:
     commands = COMMANDS
     typed_aliases = ALIASES
 
-    def __init__(self, language: Language, strict_memory: bool = False) -> None:
+    def __init__(self, language: Language, strict_memory: bool = False,
+                 verbose: bool = False) -> None:
         self.language = language
         self.grammar = language.grammar
         self.p = language.phrases
         self.strict_memory = strict_memory
+        self.verbose = verbose
+        self._told_66: set = set()  # (hand, seat) already told they can claim
 
     def s(self, key: str, **fields) -> str:
         return self.p.text("sixty_six." + key, **fields)
@@ -188,6 +191,7 @@ class SixtySixTalk:
         """Sentences for what happened; ``state`` is the state after the events."""
         out: List[str] = []
         dealt = any(e.type == "deal" for e in events)
+        you = state.players[humans[0]] if len(humans) == 1 else None
         for e in events:
             t = e.type
             if t == "deal":
@@ -196,13 +200,16 @@ class SixtySixTalk:
                                   suit=self.p.data["suit"][suit_of(e.trump_card)],
                                   card=self.p.card(e.trump_card)))
             elif t == "play":
-                out.append(self.s("play", player=e.player, card=self.p.card(e.card)))
+                key = "play_you" if e.player == you else "play"
+                out.append(self.s(key, player=e.player, card=self.p.card(e.card)))
             elif t == "marriage":
                 key = "marriage" if e.credited else "marriage_later"
                 out.append(self.s(key, player=e.player, suit=self.p.data["suit"][e.suit],
                                   points=e.points))
             elif t == "trick":
-                out.append(self.s("trick", winner=e.winner,
+                first, second = (self.p.card(c) for c in e.cards)
+                out.append(self.s("trick_you" if e.winner == you else "trick", winner=e.winner,
+                                  first=first, second=second,
                                   points=self.units(e.points, "points_unit")))
             elif t == "draw" and e.face_up:
                 out.append(self.s("draw_face_up", player=e.player, card=self.p.card(e.face_up)))
@@ -227,8 +234,20 @@ class SixtySixTalk:
                 points = self.units(ss.card_points(state, state.turn), "points_unit")
                 out.append(self.s("claim_window", player=player, points=points))
             else:
+                out += self._can_claim(state)
                 out.append(self.p.text("events.turn_you", player=player))
         return out
+
+    def _can_claim(self, state: ss.State) -> List[str]:
+        """"You have 66: you can claim", once a hand, when it first becomes true (never with
+        strict memory: counting is the player's own job then)."""
+        seat = state.turn
+        points = ss.card_points(state, seat)
+        key = (state.hand_number, seat)
+        if self.strict_memory or points < ss.WINNING_POINTS or key in self._told_66:
+            return []
+        self._told_66.add(key)
+        return [self.s("can_claim", points=self.units(points, "points_unit"))]
 
     def secret(self, events: Sequence, state: ss.State, humans: Sequence[int]) -> List[str]:
         """What only the player may hear: the card they drew, their hand at a new deal."""
@@ -239,8 +258,12 @@ class SixtySixTalk:
                 for e in events if e.type == "draw" and not e.face_up and e.player in human_names]
 
     def _hand_end(self, e, events: Sequence) -> str:
+        """The hand's result with both sides' card points and why it scored 1, 2 or 3."""
+        why = self.p.data["sixty_six"]["why"]
+        reached = max(e.points.values()) >= ss.WINNING_POINTS
         fields = dict(winner=e.winner, game_points=self.units(e.game_points, "game_points_unit"),
-                      points=self.score_items(list(e.points), list(e.points.values())))
+                      points=self.score_items(list(e.points), list(e.points.values())),
+                      why=why[str(e.game_points)] if reached else why["last"])
         if e.reason != "played_out":
             # a failed close is the closer's loss: the closer is the other player
             loser = next(name for name in e.score if name != e.winner)

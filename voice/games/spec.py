@@ -20,8 +20,8 @@ from voice.lang import Language
 from voice.understand.grammar import Intent
 
 # Commands the session itself answers, in every game.
-SHARED_COMMANDS = ("repeat", "slower", "faster", "louder", "quieter", "pause", "quit",
-                   "yes", "no", "undo")
+SHARED_COMMANDS = ("repeat", "history", "slower", "faster", "louder", "quieter", "shorter",
+                   "more_detail", "pause", "quit", "yes", "no", "undo")
 # Questions whose answer shows hidden cards (asking one ends the chance to undo).
 REVEALING_QUESTIONS = ("hand",)
 
@@ -66,6 +66,7 @@ def checked(rules, language: Language, state, action, legal: Sequence) -> Outcom
 
 class GameTalk(Protocol):
     language: Language
+    verbose: bool                        # every turn and move in full (else concise)
     commands: Tuple[str, ...]            # the game's questions (SHARED_COMMANDS aside)
     typed_aliases: Mapping[str, str]     # typed-only names of its questions ("total": "score")
 
