@@ -71,7 +71,7 @@ class Session:
         self.since_move: List[str] = []  # said since a person last moved: "repeat"
         self.history: List[str] = []     # every announcement: "what happened"
         self.pending_value: Optional[Intent] = None    # "Ten: plus or minus?" was asked
-        self.pending_confirm: Optional[Intent] = None  # "Seven?" was asked
+        self.pending_confirm: Optional[Intent] = None  # "Seven?" or "are you sure?" was asked
         self.pending_quit = False
         self.undo_point = None  # (state, seat) before a person's move, until anyone else moves
         self.held: List[str] = []  # what only the player may hear, while they may undo
@@ -265,19 +265,58 @@ class Session:
         if self.pending_confirm is not None:
             asked, self.pending_confirm = self.pending_confirm, None
             if intent == Intent("command", name="yes"):
-                self.act(asked, seat, heard)
+                if heard.verdict == CONFIRM and not self.sure_of_yes(heard):
+                    self.pending_confirm = asked  # an unsure "yes" confirms nothing: again
+                    self.tell([p.text("dialog.confirm", phrase=self.talk.phrase(asked))],
+                              remember=False)
+                    return
+                self.act(asked, seat, heard, confirmed=True)
                 return
             if intent == Intent("command", name="no"):
                 self.tell([p.text("answers.cancelled")], remember=False)
                 return
+            if intent == asked:  # the move said again after the read-back: that is a yes
+                self.act(asked, seat, heard, confirmed=True)
+                return
         if heard.verdict == CONFIRM and intent.kind not in ("command", "rules"):
             # only moves are confirmed: a question is harmless and cheaper to just answer
-            self.pending_confirm = intent
-            self.tell([p.text("dialog.confirm", phrase=self.talk.phrase(intent))], remember=False)
+            self.read_back(intent, seat, heard)
             return
         self.act(intent, seat, heard)
 
-    def act(self, intent: Intent, seat: int, heard: Heard) -> None:
+    def read_back(self, intent: Intent, seat: int, heard: Heard) -> None:
+        """"Six? Say yes, or say it again." — unless a second listening says the player
+        answered a question nobody asked ("yes"), or named a card they do not hold."""
+        second = heard.second_opinion(self.second_vocabulary()) if heard.second_opinion else ""
+        other = self.grammar.parse(second) if second else None
+        if other is not None and other.kind == "command" and other.name in ("yes", "no"):
+            self.reject(seat, heard, "nothing_to_answer", self.p.text("dialog.nothing_asked"))
+            return
+        if other is not None and other.kind == "play" and other.rank != intent.rank \
+                and not self.menu(seat).allowed(Intent("play", rank=other.rank)):
+            outcome = self.menu(seat).resolve(Intent("play", rank=other.rank))
+            if outcome.refusal:  # "You have no seven. Your cards: ..."
+                self.reject(seat, heard, outcome.reason, outcome.refusal)
+                return
+        self.pending_confirm = intent
+        self.tell([self.p.text("dialog.confirm", phrase=self.talk.phrase(intent))],
+                  remember=False)
+
+    def sure_of_yes(self, heard: Heard) -> bool:
+        """An unsure "yes", heard again between yes and no only, is still a yes."""
+        if heard.second_opinion is None:
+            return False
+        answer = heard.second_opinion(self.grammar.vocabulary(
+            lambda i: i.kind == "command" and i.name in ("yes", "no")))
+        return self.grammar.parse(answer) == Intent("command", name="yes") if answer else False
+
+    def second_vocabulary(self) -> List[str]:
+        """Every card by its rank, and yes and no: what a doubtful utterance is heard against."""
+        return self.grammar.vocabulary(
+            lambda i: (i.kind == "play" and i.suit is None and i.value is None)
+            or (i.kind == "command" and i.name in ("yes", "no")))
+
+    def act(self, intent: Intent, seat: int, heard: Heard, confirmed: bool = False) -> None:
         p = self.p
         if self.pending_quit:
             self.pending_quit = False
@@ -302,6 +341,12 @@ class Session:
         self.pending_value = None
         if outcome.refusal:
             self.reject(seat, heard, outcome.reason, outcome.refusal)
+            return
+        if outcome.caution and not confirmed and (not heard.typed or outcome.caution_typed):
+            # a decisive move (a claim, a close, a play that costs lives when another would
+            # not): by voice it is always read back; typed, only when it cannot succeed
+            self.pending_confirm = intent
+            self.tell([outcome.caution], remember=False)
             return
         self.apply(outcome.action, outcome.notes, by_person=True)
 

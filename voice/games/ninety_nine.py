@@ -89,9 +89,23 @@ class NinetyNineTalk:
                 value = legal_values[0]
                 notes.append(self.p.text(f"dialog.only_value.{intent.rank}",
                                          value=self.value_words(value)))
-        outcome = checked(nn, self.language, state, nn.Play(cards[0], value), legal)
+        action = nn.Play(cards[0], value)
+        outcome = checked(nn, self.language, state, action, legal)
         outcome.notes[:0] = notes
+        cost = self._cost(state, action)
+        if outcome.action is not None and cost > min(self._cost(state, a) for a in legal):
+            outcome.caution = self.p.text(
+                "dialog.costly", phrase=self.phrase(Intent("play", rank=intent.rank, value=value)),
+                lost=self.lives_words(state, cost))
         return outcome
+
+    @staticmethod
+    def _cost(state: nn.State, action: nn.Play) -> int:
+        """The lives a play costs the player who makes it."""
+        after, _ = nn.card_effect(state.options.variant, rank_of(action.card), state.total,
+                                  action.value)
+        costs, _ = nn.penalties(state.options, state.total, after)
+        return sum(-c.delta for c in costs if c.who == "player")
 
     def phrase(self, intent: Intent) -> str:
         """How to read an intent back for a confirmation: "Ten minus?"."""

@@ -102,10 +102,27 @@ class SixtySixTalk:
             if intent.kind == "move":
                 if intent.name == "marriage":
                     return self._marriage(intent, state, hand, suits_for(intent), legal)
-                return checked(ss, self.language, state, MOVES[intent.name], legal)
+                return self._cautious(checked(ss, self.language, state, MOVES[intent.name],
+                                              legal), intent.name, state, seat)
             return Outcome(refusal=self.p.text("dialog.sorry"), reason="not_a_move")
 
         return TurnMenu(allowed, resolve)
+
+    def _cautious(self, outcome: Outcome, move: str, state: ss.State, seat: int) -> Outcome:
+        """A claim or a close ends or changes the hand for good: asked first by voice, and a
+        claim that cannot succeed is asked typed too."""
+        if outcome.action is None or move not in ("claim", "close"):
+            return outcome
+        points = self.units(ss.card_points(state, seat), "points_unit")
+        if move == "close":
+            outcome.caution = self.s("caution_close")
+        elif ss.card_points(state, seat) < ss.WINNING_POINTS:
+            outcome.caution = self.s("caution_claim_short", points=points,
+                                     other=state.players[1 - seat])
+            outcome.caution_typed = True
+        else:
+            outcome.caution = self.s("caution_claim", points=points)
+        return outcome
 
     def _play(self, intent: Intent, state: ss.State, hand, suits: List[str], legal) -> Outcome:
         if intent.value is not None:

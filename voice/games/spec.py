@@ -36,6 +36,8 @@ class Outcome:
     refusal: Optional[str] = None       # spoken; nothing changes
     reason: str = ""                    # the refusal's code, for the events file
     notes: List[str] = field(default_factory=list)  # said before the action's announcement
+    caution: Optional[str] = None       # a decisive move: asked ("are you sure?") by voice
+    caution_typed: bool = False         # asked when typed too (it cannot succeed)
 
 
 @dataclass(frozen=True)

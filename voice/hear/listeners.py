@@ -27,6 +27,9 @@ class Heard:
     verdict: str = ACCEPT
     typed: bool = True              # typed text gets precise messages; speech gets "say again"
     confidence: float = 1.0
+    # Speech only: the same utterance decoded again against other phrases (the best one, or
+    # ""), so the dialog can ask "was that a yes?" or "which rank was it?" before a read-back.
+    second_opinion: Optional[Callable[[Sequence[str]], str]] = None
 
 
 class KeyboardListener:
@@ -165,7 +168,7 @@ class VoiceListener:
                 if failure is not None:
                     self._events.put(failure)
                 if kind == END:
-                    return heard_from(hypothesis)
+                    return heard_from(hypothesis, self._second_opinion(pcm))
                 if self.push_to_talk:  # the player meant to speak: "say that again"
                     return Heard("", REJECT, typed=False, confidence=0.0)
 
@@ -173,6 +176,9 @@ class VoiceListener:
         if len(pcm):
             self.recognizer.feed(pcm.astype("<i2").tobytes())
         return len(pcm)
+
+    def _second_opinion(self, pcm: np.ndarray) -> Callable[[Sequence[str]], str]:
+        return second_opinion(self.recognizer, pcm, self._vocabulary)
 
     def _push_to_talk(self, prompt: str):
         """Wait for Enter, then start an utterance that the next Enter ends (in a thread, so
@@ -235,15 +241,32 @@ class WavFilesListener:
         if not utterances:
             return Heard("", REJECT, typed=False, confidence=0.0)
         pcm = np.concatenate(utterances)
-        return heard_from(self.recognizer.recognize(pcm.astype("<i2").tobytes()))
+        return heard_from(self.recognizer.recognize(pcm.astype("<i2").tobytes()),
+                          second_opinion(self.recognizer, pcm, self._vocabulary))
 
     def close(self) -> None:
         pass
 
 
-def heard_from(hypothesis: Hypothesis) -> Heard:
+def heard_from(hypothesis: Hypothesis, opinion=None) -> Heard:
     return Heard(hypothesis.text, hypothesis.verdict, typed=False,
-                 confidence=hypothesis.confidence)
+                 confidence=hypothesis.confidence, second_opinion=opinion)
+
+
+def second_opinion(recognizer: Recognizer, pcm: np.ndarray,
+                   vocabulary: Sequence[str]) -> Callable[[Sequence[str]], str]:
+    """Decode the utterance again against ``phrases`` (the best reading, or "" when the
+    recognizer rejects it all), then give the recognizer back the turn's vocabulary."""
+    audio = pcm.astype("<i2").tobytes()
+    kept = list(vocabulary)
+
+    def ask(phrases: Sequence[str]) -> str:
+        try:
+            recognizer.set_vocabulary(phrases)
+            return recognizer.recognize(audio).text
+        finally:
+            recognizer.set_vocabulary(kept)
+    return ask
 
 def open_voice_input(make_recognizer: Callable[[], Recognizer], speaker,
                      push_to_talk: bool = False, trailing_silence_s: float = 0.5,
