@@ -61,7 +61,7 @@ FSDD = _fsdd_dir()
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 RANK_CODES = dict(zip(RANK_WORDS, ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")))
 GRAMMAR = Language.load("en").grammar
-TALK = NinetyNineTalk(GRAMMAR, Language.load("en").phrases)
+TALK = NinetyNineTalk(Language.load("en"))
 # Held out: none of these phrases was used to calibrate the rejection thresholds.
 OFF_TOPIC = ("could you turn on the radio", "my name is peter", "where is the remote",
              "i need a coffee", "it is cold in here", "catherine", "anthony", "see you later",
