@@ -86,3 +86,20 @@ def test_sixty_six_says_once_that_you_can_claim_and_never_with_strict_memory():
     assert not any("claim" in line for line in talk.announce(events, state, [0]))
     strict = SixtySixTalk(EN, strict_memory=True)
     assert not any("claim" in line for line in strict.announce(events, state, [0]))
+
+
+def test_the_rules_are_explained_by_voice_in_each_game(tmp_path):
+    from cli_runner import talking_cards
+    asked = "rules\nhow does 33 work\nwhat happens at 99\nhow do i score\n"
+    doksan = talking_cards("play", "--players", "Ann", "--bots", "strong", "--mute", "--seed", "1",
+                           stdin=asked)
+    assert "Pass 33 from 33 or below and you lose one, unless your play lands exactly on 66." \
+        in doksan.stdout
+    assert "Hit 99 exactly and you win the round" in doksan.stdout
+    assert "You start with 10 lives." in doksan.stdout
+    classic = talking_cards("play", "--game", "classic", "--players", "Ann", "--bots", "strong",
+                            "--mute", "--seed", "1", stdin=asked)
+    assert "In Classic Ninety-Nine nothing happens at 33." in classic.stdout
+    sixty_six = talking_cards("play", "--game", "sixty-six", "--players", "Ann", "--bots",
+                              "random", "--mute", "--seed", "1", stdin=asked)
+    assert "A won hand scores 1 game point if the loser has 33 or more" in sixty_six.stdout

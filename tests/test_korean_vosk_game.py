@@ -97,7 +97,8 @@ def test_a_korean_game_by_voice_through_the_cli(tmp_path):
         "열 더하기",             # 앤: 22
         "열 더하기",             # 밥: 32
         "내 카드",               # 앤 asks her cards
-        "여섯",                 # 앤: 38, past 33: she loses her only life, 밥 wins
+        "여섯",                 # 앤: 38, past 33 while her nine would not: asked first
+        "네",                   # yes: she loses her only life, 밥 wins
     ]
     result = subprocess.run(
         [sys.executable, "-m", "voice", "play", "--lang", "ko", "--backend", "vosk",
@@ -117,6 +118,7 @@ def test_a_korean_game_by_voice_through_the_cli(tmp_path):
     assert "앤 님 목숨 1개, 밥 님 목숨 1개." in out
     assert "앤 님의 카드는 하트 여섯, 클로버 아홉, 클로버 여덟입니다." in out
     assert "게임이 끝났습니다. 밥 님이 이겼습니다!" in out
+    assert "정말 낼까요?" in out  # the costly six was asked first, in Korean
 
 
 @needs_speech

@@ -10,11 +10,11 @@ from typing import List, Optional, Sequence
 
 from engine import ninety_nine as nn
 from engine.cards import rank_of
-from voice.games.spec import Outcome, TurnMenu, checked
+from voice.games.spec import EXPLAINED, Outcome, TurnMenu, checked
 from voice.lang import Language
 from voice.understand.grammar import Intent
 
-COMMANDS = ("total", "turn", "direction", "hand", "lives", "my_lives", "help")
+COMMANDS = ("total", "turn", "direction", "hand", "lives", "my_lives", "help") + tuple(EXPLAINED)
 
 
 class NinetyNineTalk:
@@ -265,6 +265,8 @@ class NinetyNineTalk:
                           lives=self.lives_words(state, state.lives[seat]))
         if command == "help":
             return p.text("answers.help")
+        if command in EXPLAINED:  # "rules", "how does 33 work", "how do I score"
+            return p.data["explain"][state.options.variant][EXPLAINED[command]]
         raise KeyError(command)
 
     def rules(self, rank: str, state: nn.State) -> str:

@@ -19,12 +19,12 @@ from typing import List, Optional, Sequence
 
 from engine import sixty_six as ss
 from engine.cards import rank_of, suit_of
-from voice.games.spec import Outcome, TurnMenu, checked, unique
+from voice.games.spec import EXPLAINED, Outcome, TurnMenu, checked, unique
 from voice.lang import Language
 from voice.understand.grammar import Intent
 
 COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "last_trick",
-            "turn", "help")
+            "turn", "help") + tuple(EXPLAINED)
 ALIASES = {"total": "score"}        # typed "score" and "t" are the shared "total" command
 HIGH_TO_LOW = tuple(reversed(ss.RANKS))
 MOVES = {"exchange": ss.Exchange(), "close": ss.Close(), "claim": ss.Claim(),
@@ -334,6 +334,8 @@ class SixtySixTalk:
             return self.p.text("answers.turn", player=state.players[state.turn])
         if command == "help":
             return self.s("help")
+        if command in EXPLAINED:  # "rules", "how does 66 work", "how do I score"
+            return self.p.data["explain"]["sixty-six"][EXPLAINED[command]]
         return self.s("not_a_question")
 
     def _own_count(self, command: str, state: ss.State, seat: int) -> str:

@@ -22,6 +22,9 @@ from voice.understand.grammar import Intent
 # Commands the session itself answers, in every game.
 SHARED_COMMANDS = ("repeat", "history", "slower", "faster", "louder", "quieter", "shorter",
                    "more_detail", "pause", "quit", "yes", "no", "undo")
+# The rules by voice: each game explains these topics from its phrases ("explain" section).
+EXPLAINED = {"rules": "rules", "rules_33": "33", "rules_66": "66", "rules_99": "99",
+             "rules_score": "score"}
 # Questions whose answer shows hidden cards (asking one ends the chance to undo).
 REVEALING_QUESTIONS = ("hand",)
 
