@@ -89,3 +89,54 @@ def test_shorter_and_more_detail_change_how_bots_are_announced(tmp_path):
     assert "More detail from now on." in lines
     assert any(line.startswith("Strong 2 plays ") for line in lines)
     assert "Strong 2's turn." in lines
+
+
+class Player:
+    """A person at the keyboard: plays the first card the turn allows, and answers the
+    question put to them once they are out."""
+
+    typed_only, live = True, False
+
+    def __init__(self, grammar, answer: str) -> None:
+        self.grammar, self.answer, self.asked = grammar, answer, 0
+
+    def listen(self, vocabulary, prompt, timeout=None):
+        from voice.hear.listeners import Heard
+        if "finish" in vocabulary:
+            self.asked += 1
+            return Heard(self.answer)
+        cards = [p for p in vocabulary if (i := self.grammar.parse(p)).kind == "play"
+                 and (i.value is not None) == (i.rank in ("A", "10"))]
+        return Heard(cards[0]) if cards and self.asked == 0 else None
+
+
+def out_of_the_game(answer: str):
+    language = Language.load("en")
+    seats = [Seat("Ann"), Seat("Strong 2", "strong"), Seat("Strong 3", "strong"),
+             Seat("Strong 4", "strong")]
+    state = nn.new_game([s.name for s in seats], nn.Options(lives=2), seed=2)
+    lines = []
+    player = Player(language.grammar, answer)
+    session = Session(NinetyNineTalk(language), nn, state, {i: BOTS["strong"] for i in (1, 2, 3)},
+                      player, Speaker(muted=True, on_text=lines.append),
+                      Recorder("doksan", seats, 4))
+    session.run(nn.opening_events(state))
+    return session, lines, player
+
+
+def test_once_you_are_out_finish_plays_the_rest_unannounced_to_the_result():
+    session, lines, player = out_of_the_game("finish")
+    assert player.asked == 1
+    said = lines.index("Finishing the game without announcements.")
+    assert lines[said - 1].startswith("You are out of the game.")
+    rest = lines[said + 1:]
+    assert rest and rest[-1].startswith("Game over.") and len(rest) < 8
+    assert nn.is_over(session.state)
+
+
+def test_once_you_are_out_watch_follows_the_rest_and_new_game_deals_again():
+    session, lines, _ = out_of_the_game("watch")
+    watched = lines[lines.index("Watching the rest of the game."):]
+    assert sum(line.startswith("Strong ") for line in watched) > 3 and nn.is_over(session.state)
+    session, lines, _ = out_of_the_game("new game")
+    assert "A new game." in lines and session.restart and not nn.is_over(session.state)

@@ -139,10 +139,19 @@ def start_play(args: argparse.Namespace) -> int:
         listener, voice_failure = _listener(args, language, speaker, stack)
         pace = args.pace if args.pace is not None else (
             0.0 if args.mute and not listener.live else 0.8)
-        record = Recorder(spec.id, seats, bot_seed, events_file, save_path, moves)
-        session = Session(talk, spec.rules, state, bots, listener, speaker, record, pace=pace,
-                          on_voice_failure=voice_failure)
-        code = session.run(opening)
+        while True:
+            record = Recorder(spec.id, seats, bot_seed, events_file, save_path, moves)
+            session = Session(spec.talk(language, strict_memory=args.strict_memory,
+                                        verbose=talk.verbose), spec.rules, state, bots,
+                              listener, speaker, record, pace=pace,
+                              on_voice_failure=voice_failure)
+            code = session.run(opening)
+            if not session.restart:
+                break
+            # "new game" after everyone at the table was knocked out: the same table, a new deal
+            bot_seed, moves = random.randrange(1 << 30), 0
+            state = spec.rules.new_game([s.name for s in seats], state.options, seed=bot_seed)
+            opening = spec.rules.opening_events(state)
         speaker.wait_until_quiet(30.0)
         return code
 

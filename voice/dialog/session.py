@@ -14,7 +14,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from voice.dialog.record import Recorder
 from voice.errors import UserError, sentence
-from voice.games.spec import REVEALING_QUESTIONS, SHARED_COMMANDS, GameTalk, TurnMenu
+from voice.games.spec import (OUT_CHOICES, REVEALING_QUESTIONS, SHARED_COMMANDS, GameTalk,
+                              TurnMenu)
 from voice.hear.listeners import Heard, KeyboardListener
 from voice.hear.recognizer import CONFIRM, REJECT
 from voice.understand.grammar import Intent
@@ -77,6 +78,9 @@ class Session:
         self.held: List[str] = []  # what only the player may hear, while they may undo
         self.paused = False
         self.finished = False
+        self.restart = False     # "new game" was asked: the command line starts another
+        self.quiet = False       # "finish": the bots play on unannounced to the result
+        self.asked_out = False   # everyone at the table is out: asked what to do, once
         self._menu: Optional[Tuple[object, int, Optional[Intent], TurnMenu]] = None
         record.on_problem = lambda kind, path: self.tell(
             [self.p.text(f"notices.{kind}_failed", path=path)], remember=False)
@@ -131,6 +135,11 @@ class Session:
         while not self.finished and not self.rules.is_over(self.state):
             seat = self.state_turn()
             if seat in self.bots:
+                if not self.asked_out and all(self.talk.is_out(self.state, s) for s in self.humans):
+                    self.asked_out = True
+                    if not self.ask_when_out():
+                        return 0
+                    continue
                 self.bot_turn(seat)
                 continue
             heard = self.listen(seat)
@@ -140,6 +149,30 @@ class Session:
             self.handle(heard, seat)
         self.record.save(self.state)
         return 0
+
+    def ask_when_out(self) -> bool:
+        """Everyone at the table is out: finish quickly, watch, or a new game? False when the
+        input has ended (the game is saved)."""
+        self.tell([self.p.text("dialog.out_choice")], remember=False)
+        vocabulary = self.grammar.vocabulary(
+            lambda i: i.kind == "command" and i.name in OUT_CHOICES + ("repeat", "quit"))
+        for _ in range(3):
+            heard = self.listener.listen(vocabulary, f"{self.seats[self.humans[0]].name}> ")
+            if heard is None:
+                self.end_of_input()
+                return False
+            intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
+            name = intent.name if intent is not None and intent.kind == "command" else None
+            if name in OUT_CHOICES:
+                self.quiet = name == "finish"
+                self.restart = self.finished = name == "new_game"
+                if self.quiet:
+                    self.pace = 0.0
+                key = {"finish": "finishing", "watch": "watching", "new_game": "new_game"}[name]
+                self.tell([self.p.text(f"answers.{key}")], remember=False)
+                return True
+            self.tell([self.p.text("dialog.out_choice")], remember=False)
+        return True  # no clear answer: watch
 
     def allowed(self, intent: Intent, seat: int) -> bool:
         """Whether a phrase is in the vocabulary now: "yes" and "no" only answer a question
@@ -236,6 +269,9 @@ class Session:
             self.held = secret       # said when the chance to undo is over
         else:
             said += secret
+        if self.quiet and not self.rules.is_over(self.state):
+            self.record.save(self.state)
+            return  # "finish": only the result is said
         for cue in self.talk.cues(events)[:1]:
             self.speaker.earcon(cue)  # heard first: something went wrong for someone
         self.tell(said)

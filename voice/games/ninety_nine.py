@@ -275,6 +275,9 @@ class NinetyNineTalk:
     def where_we_are(self, state: nn.State, seat: int) -> List[str]:
         return [self.answer("total", state, seat)]
 
+    def is_out(self, state: nn.State, seat: int) -> bool:
+        return not state.active[seat] and not nn.is_over(state)
+
     def cues(self, events: Sequence) -> List[str]:
         """The most urgent earcon first: someone is out, else someone lost a life."""
         kinds = {e.type for e in events}

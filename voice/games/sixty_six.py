@@ -363,6 +363,9 @@ class SixtySixTalk:
     def where_we_are(self, state: ss.State, seat: int) -> List[str]:
         return [self.answer("trump", state, seat), self.answer("score", state, seat)]
 
+    def is_out(self, state: ss.State, seat: int) -> bool:
+        return False  # two players: the match ends when one of them wins
+
     def cues(self, events: Sequence) -> List[str]:
         return []
 

@@ -22,6 +22,7 @@ from voice.understand.grammar import Intent
 # Commands the session itself answers, in every game.
 SHARED_COMMANDS = ("repeat", "history", "slower", "faster", "louder", "quieter", "shorter",
                    "more_detail", "pause", "quit", "yes", "no", "undo")
+OUT_CHOICES = ("finish", "watch", "new_game")  # answers when every person is knocked out
 # The rules by voice: each game explains these topics from its phrases ("explain" section).
 EXPLAINED = {"rules": "rules", "rules_33": "33", "rules_66": "66", "rules_99": "99",
              "rules_score": "score"}
@@ -89,6 +90,8 @@ class GameTalk(Protocol):
     def deal_notice(self, state, humans: Sequence[int]) -> List[str]: ...
     def where_we_are(self, state, seat: int) -> List[str]:
         """The position in a sentence or two, for a resumed game."""
+    def is_out(self, state, seat: int) -> bool:
+        """Has this seat been knocked out while the game goes on?"""
     def cues(self, events: Sequence) -> List[str]:
         """Earcon names for the events, the most urgent first."""
 
