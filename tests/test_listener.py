@@ -359,3 +359,21 @@ def test_vosk_decodes_during_speech_and_only_finalizes_at_the_end():
         listener.close()
     assert heard.text == "클로버 에이스"
     assert recognizer.names().count("end") == 1
+
+
+def test_push_to_talk_key_down_barges_in(sphinx, capsys):
+    """Enter while the program speaks: the key-down hook (the speaker's barge_in) runs."""
+    keys = Keys()
+    pressed = threading.Event()
+    listener = VoiceListener(HeldSource(join([synthesize_pcm("seven")], gap_s=1.0)),
+                             Segmenter(hands_free=False), CallLog(sphinx),
+                             push_to_talk=True, keys=keys.stream, on_key_down=pressed.set)
+    try:
+        keys.enter()
+        listening = Listening(listener)
+        assert pressed.wait(10)
+        keys.enter()
+        listening.wait()
+    finally:
+        listener.close()
+        keys.close()

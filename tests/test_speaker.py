@@ -305,3 +305,20 @@ def test_hold_off_is_longer_after_a_voice_than_after_a_beep(virtual_audio):
         speaker.close()
     assert 0.35 < after_voice < 1.5   # loose upper bounds: a busy CI machine is slow to wake
     assert 0.05 < after_beep < after_voice
+
+
+def test_barge_in_cuts_the_speech_and_opens_the_microphone_at_once(virtual_audio):
+    log = Log()
+    speaker = log.speaker()
+    try:
+        speaker.say(LONG)
+        assert log.first_sound.wait(10.0)
+        assert speaker.is_speaking.is_set()
+        start = time.perf_counter()
+        speaker.barge_in()
+        assert not speaker.is_speaking.is_set()      # the microphone hears the player now
+        assert speaker.wait_until_quiet(5.0)
+        assert time.perf_counter() - start < 1.0     # the 7 s sentence was cut
+    finally:
+        speaker.close()
+    assert log.problems == []

@@ -81,7 +81,7 @@ class VoiceListener:
     typed_only = False
 
     def __init__(self, source, segmenter, recognizer: Recognizer, push_to_talk: bool = False,
-                 keys: Optional[IO[str]] = None, on_listening=None,
+                 keys: Optional[IO[str]] = None, on_listening=None, on_key_down=None,
                  prompts: Sequence[str] = ("(Enter to talk) ", "Listening... Enter when done. ")
                  ) -> None:
         """``prompts``: push-to-talk's two prompts in the player's language (press, release)."""
@@ -91,6 +91,7 @@ class VoiceListener:
         self.push_to_talk = push_to_talk
         self.keys = keys or sys.stdin
         self.on_listening = on_listening
+        self.on_key_down = on_key_down    # push-to-talk: the player barges in
         self.prompts = tuple(prompts)
         self.live = True
         self._vocabulary: List[str] = []
@@ -190,6 +191,8 @@ class VoiceListener:
             return None
         if line.strip():
             return Heard(line.strip())
+        if self.on_key_down:
+            self.on_key_down()  # cut what is being said: the player is talking now
         with self._lock:
             self._talking = True
             self._events.put(SegmentEvent(START, self.segmenter.key_down()))
@@ -288,4 +291,5 @@ def open_voice_input(make_recognizer: Callable[[], Recognizer], speaker,
     segmenter = Segmenter(rate=recognizer.sample_rate, trailing_silence_s=trailing_silence_s,
                           hands_free=not push_to_talk)
     return VoiceListener(source, segmenter, recognizer, push_to_talk=push_to_talk,
-                         on_listening=lambda: speaker.earcon("listening"), prompts=prompts)
+                         on_listening=lambda: speaker.earcon("listening"),
+                         on_key_down=speaker.barge_in, prompts=prompts)

@@ -147,6 +147,12 @@ class Speaker:
                 self._queue.put(None)   # keep a close() request
                 break
 
+    def barge_in(self) -> None:
+        """The player starts to talk (push-to-talk's key): cut every sound now and open the
+        microphone at once, without the hold-off for the room's echo."""
+        self.stop()
+        self.is_speaking.clear()
+
     def wait_until_quiet(self, timeout: Optional[float] = None) -> bool:
         """Block until everything queued has been played; False if ``timeout`` ran out first."""
         with self._lock:
