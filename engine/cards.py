@@ -1,4 +1,5 @@
-"""Cards are their codes: rank then suit, e.g. ``AS``, ``10H``, ``QD``.
+"""Cards are their codes: rank then suit, e.g. ``AS``, ``10H``, ``QD`` (never words: the
+voice layer names them in the player's language).
 
 >>> rank_of("10H"), suit_of("10H")
 ('10', 'H')
@@ -17,11 +18,6 @@ from engine.api import RulesError
 
 RANKS: Tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: Tuple[str, ...] = ("S", "H", "D", "C")
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {
-    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-    "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
-}
 
 
 class InvalidCard(RulesError):
@@ -86,11 +82,6 @@ def stack_deck(top: Sequence[str], shuffled: Sequence[str], deck_name: str = "th
 def french_deck(decks: int = 1) -> Tuple[str, ...]:
     """The 52-card deck, ``decks`` times, in a fixed order."""
     return tuple(r + s for _ in range(decks) for s in SUITS for r in RANKS)
-
-
-def card_name(card: str) -> str:
-    """Spoken name: 'queen of diamonds'."""
-    return f"{RANK_NAMES[rank_of(card)]} of {SUIT_NAMES[suit_of(card)]}"
 
 
 def count_cards(cards: Iterable[str]) -> dict:
