@@ -238,9 +238,11 @@ def _check_table(spec: GameSpec, seats: List[Seat], language: Language) -> None:
 
 def _remember(settings: Settings, choice: Choice) -> None:
     """The menu's answers are the next game's defaults."""
-    settings.game, settings.names, settings.opponents = choice.game, list(choice.names), \
+    spec = GAMES[choice.game]
+    settings.game, settings.names = choice.game, list(choice.names)
+    settings.opponents = None if choice.opponents == len(spec.default_bots) else \
         choice.opponents
-    kind = lives_question(GAMES[choice.game], len(choice.names) + choice.opponents)
+    kind = lives_question(spec, len(choice.names) + choice.opponents)
     builtin = kind[1] if kind else None  # the game's own default is not pinned down
     if choice.lives is not None:
         settings.lives = {k: v for k, v in settings.lives.items() if k != choice.game}
