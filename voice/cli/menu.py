@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from voice.games.spec import GameSpec
-from voice.hear.recognizer import ACCEPT
+from voice.hear.recognizer import REJECT
 from voice.lang import Language
 from voice.understand.grammar import normalize
 
@@ -200,8 +200,9 @@ class Menu:
             if heard is None:
                 raise _Ended()
             text = heard.text.strip()
-            if heard.verdict != ACCEPT and not heard.typed:
+            if heard.verdict == REJECT and not heard.typed:
                 text = "\0"  # speech that was not understood: an unknown answer
+            # (an unsure reading is taken: the answers are few and the game opens by naming them)
             key = normalize(text)
             if not text or key in self._entry_words(self.words.get("default", {})):
                 return None
