@@ -1,4 +1,4 @@
-"""The command line: talking-cards play | simulate | listen | models.
+"""The command line: talking-cards play | simulate | listen | models | settings.
 
 Every failure a user can cause (a bad option value, a damaged save, a missing model) ends in
 one clear sentence and a non-zero exit status, never a traceback. Nothing imports this
@@ -30,6 +30,11 @@ def listen(args: argparse.Namespace) -> int:
     return listen_files(args)
 
 
+def settings_cmd(args: argparse.Namespace) -> int:
+    from voice.cli.settings_command import settings_command
+    return settings_command(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="talking-cards",
@@ -57,6 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_voice_arguments(li)
     li.add_argument("--json", action="store_true", help="one JSON object per file")
     li.set_defaults(run=listen)
+
+    st = sub.add_parser("settings", help="show, change or reset the remembered settings")
+    st.add_argument("--reset", action="store_true", help="back to the built-in defaults")
+    st.add_argument("--rate", type=int, help="speech rate in words per minute (80 to 450)")
+    st.add_argument("--volume", type=float, help="speech volume, 0 to 1")
+    st.add_argument("--voice", help="speech voice (name or language)")
+    st.add_argument("--verbosity", choices=("concise", "verbose"))
+    st.add_argument("--input", choices=("auto", "keyboard", "voice"))
+    st.set_defaults(run=settings_cmd)
 
     m = sub.add_parser("models", help="list, download or verify speech models",
                        add_help=False)

@@ -12,14 +12,20 @@ def split_list(text: Optional[str]) -> List[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()]
 
 
-def add_game_argument(p: argparse.ArgumentParser) -> None:
+def add_game_argument(p: argparse.ArgumentParser, default: Optional[str] = DEFAULT_GAME) -> None:
+    """``default`` None: the game comes from the settings (``play``)."""
     titles = "; ".join(f"{spec.id}: {spec.title}" for spec in GAMES.values())
-    p.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_GAME,
-                   help=f"the game (default {DEFAULT_GAME}); {titles}")
+    said = DEFAULT_GAME if default else f"the remembered one, first {DEFAULT_GAME}"
+    p.add_argument("--game", choices=tuple(GAMES), default=default,
+                   help=f"the game (default {said}); {titles}")
+
+
+# The options that set up a game: when none is given, ``play`` asks in the start menu.
+GAME_SETTING_OPTIONS = ("game", "players", "bots", "lives", "target", "resume", "wav")
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    add_game_argument(p)
+    add_game_argument(p, default=None)
     p.add_argument("--players", help='human seats in clockwise order, e.g. "Ann,Bob"')
     p.add_argument("--bots", help="bot seats after the humans: strong,random,...")
     p.add_argument("--seed", type=int, help="seed for shuffles and bots (default: random)")
@@ -32,9 +38,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", help="resume the game saved in this file")
     p.add_argument("--force", action="store_true",
                    help="start a new game even though the --save file already exists")
-    p.add_argument("--input", choices=("auto", "keyboard", "voice"), default="auto",
+    p.add_argument("--input", choices=("auto", "keyboard", "voice"),
                    help="keyboard, voice (microphone) or auto (voice when a microphone "
-                        "is found and input is not piped)")
+                        "is found and input is not piped; the default, or the remembered one)")
     p.add_argument("--wav", nargs="+", metavar="FILE",
                    help="play by voice from these WAV files, one per turn (for tests)")
     p.add_argument("--mute", action="store_true", help="print announcements, do not speak")

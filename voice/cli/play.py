@@ -10,16 +10,19 @@ import os
 import random
 import sys
 from contextlib import ExitStack
-from typing import List
+from typing import List, Tuple
 
 from engine.cards import parse_cards
+from voice.cli import settings as settings_file
+from voice.cli.menu import Choice, Menu, default_opponents, lives_question
 from voice.cli.native_log import native_output_to_log
-from voice.cli.options import split_list
+from voice.cli.options import GAME_SETTING_OPTIONS, split_list
+from voice.cli.settings import Settings
 from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, close_events,
                                  open_events, read_save)
 from voice.dialog.session import Session
 from voice.errors import AudioError, SpeakerError, UserError, sentence
-from voice.games import GAMES, find_game
+from voice.games import DEFAULT_GAME, GAMES, find_game
 from voice.games.spec import GameSpec
 from voice.hear.listeners import KeyboardListener
 from voice.lang import Language
@@ -42,11 +45,18 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UserError("--trailing-silence must be between 0.1 and 5 seconds.")
 
 
-def _seats(args: argparse.Namespace, spec: GameSpec) -> List[Seat]:
-    humans = split_list(args.players) or (["Player"] if not args.bots else [])
-    bots = split_list(args.bots)
+def _seats(args: argparse.Namespace, spec: GameSpec, settings: Settings) -> List[Seat]:
+    """The table from --players and --bots; without either, the remembered names and
+    number of computer players (strong ones), or the game's own."""
     if args.players is None and args.bots is None:
-        bots = list(spec.default_bots)
+        return _table(spec, settings.names,
+                      ["strong"] * default_opponents(spec, settings.opponents, len(settings.names))
+                      if settings.opponents is not None else list(spec.default_bots))
+    humans = split_list(args.players) or (["Player"] if not args.bots else [])
+    return _table(spec, humans, split_list(args.bots))
+
+
+def _table(spec: GameSpec, humans: List[str], bots: List[str]) -> List[Seat]:
     for kind in bots:
         if kind not in spec.bots:
             raise UserError(f"Unknown bot {kind!r}; choose from {', '.join(spec.bots)}.")
@@ -86,6 +96,59 @@ def _resumed(args: argparse.Namespace):
     return spec, state, saved
 
 
+def _load_settings() -> Tuple[Settings, bool]:
+    """(settings, whether they may be written); every problem said once, on stderr."""
+    try:
+        loaded, notice = settings_file.load()
+    except UserError as exc:  # not a regular file: left alone, the defaults used
+        print(str(exc), file=sys.stderr)
+        return Settings(), False
+    if notice:
+        print(notice, file=sys.stderr)
+    return loaded, True
+
+
+def _apply_settings(args: argparse.Namespace, settings: Settings) -> None:
+    """Options given on the command line win; the settings fill in the rest."""
+    if args.rate is None:
+        args.rate = settings.rate
+    if args.volume is None:
+        args.volume = settings.volume
+    if args.voice is None:
+        args.voice = settings.voice
+    if args.input is None:
+        args.input = settings.input
+
+
+def wants_menu(args: argparse.Namespace) -> bool:
+    """The start menu runs when no option setting up the game was given."""
+    return all(getattr(args, name) in (None, []) for name in GAME_SETTING_OPTIONS)
+
+
+def _offered(language: Language) -> List[GameSpec]:
+    return [spec for spec in GAMES.values() if spec.id in language.games]
+
+
+def _remembered_game(settings: Settings, language: Language) -> GameSpec:
+    offered = _offered(language)
+    return next((spec for spec in offered if spec.id == settings.game),
+                GAMES[DEFAULT_GAME] if DEFAULT_GAME in language.games else offered[0])
+
+
+def opening_line(language: Language, spec: GameSpec, state) -> str:
+    """"Doksan Dokuz. Everyone starts with 10 lives. Say help at any time." for a new game."""
+    p = language.phrases
+    fields = {"game": p.text(f"games.{spec.id}")}
+    unit = p.data.get("lives_unit", {}).get(spec.id)
+    lives = getattr(state, "lives", None)
+    if unit and lives:
+        fields["lives"] = p.count(max(lives), unit)
+    target = getattr(getattr(state, "options", None), "target", None)
+    if target is not None:
+        fields["target"] = target
+    return p.text(f"opening.{spec.id}", **fields)
+
+
 def start_play(args: argparse.Namespace) -> int:
     try:
         language = Language.load(args.lang)
@@ -93,8 +156,13 @@ def start_play(args: argparse.Namespace) -> int:
         raise UserError(sentence(exc)) from None
 
     _check_options(args)
+    settings, writable = _load_settings()
+    _apply_settings(args, settings)
+    menu = wants_menu(args)
     opening: list = []
     moves, events_length = 0, None
+    spec = state = seats = None
+    bot_seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     if args.resume:
         spec, state, saved = _resumed(args)
         seats, bot_seed, moves = saved.seats, saved.bot_seed, saved.moves
@@ -106,21 +174,13 @@ def start_play(args: argparse.Namespace) -> int:
             print(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings.",
                   file=sys.stderr)
     else:
-        spec = find_game(args.game)
-        seats = _seats(args, spec)
-        bot_seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-        state = _new_state(spec, args, seats, bot_seed)
-        opening = spec.rules.opening_events(state)
         save_path = args.save
-    if spec.id not in language.games:
-        raise UserError(f"There are no {language.name} words for {spec.title} yet; "
-                        f"play it with --lang en.")
-    talk = spec.talk(language, strict_memory=args.strict_memory, verbose=args.verbose)
-
-    bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
-    if not any(s.bot is None for s in seats):
-        raise UserError("Nobody to play: give at least one player with --players "
-                        "(bot-only games are for 'talking-cards simulate').")
+        if not menu:
+            spec = find_game(args.game) if args.game else _remembered_game(settings, language)
+            seats = _seats(args, spec, settings)
+            state = _new_state(spec, args, seats, bot_seed)
+    if spec is not None:
+        _check_table(spec, seats, language)
 
     try:  # the files are checked before anything is said or written
         if save_path:  # a file other than the one resumed is only replaced with --force
@@ -137,23 +197,94 @@ def start_play(args: argparse.Namespace) -> int:
         stack.enter_context(native_output_to_log())  # before any sound library starts
         speaker = _speaker(args, language, stack)
         listener, voice_failure = _listener(args, language, speaker, stack)
+        if menu:
+            choice = Menu(language, listener, speaker, _offered(language), settings).run()
+            if choice is None:  # quit in the menu
+                speaker.wait_until_quiet(10.0)
+                return 0
+            spec = GAMES[choice.game]
+            seats = _table(spec, choice.names, ["strong"] * choice.opponents)
+            args.lives, args.target = choice.lives, choice.target
+            state = _new_state(spec, args, seats, bot_seed)
+            _check_table(spec, seats, language)
+            if writable:
+                _remember(settings, choice)
+        if not args.resume:
+            opening = spec.rules.opening_events(state)
+            speaker.say(opening_line(language, spec, state))
+        talk = spec.talk(language, strict_memory=args.strict_memory,
+                         verbose=args.verbose or settings.verbosity == "verbose")
+        bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
         pace = args.pace if args.pace is not None else (
             0.0 if args.mute and not listener.live else 0.8)
+        rate, volume = speaker.rate_wpm, speaker.volume
         while True:
             record = Recorder(spec.id, seats, bot_seed, events_file, save_path, moves)
-            session = Session(spec.talk(language, strict_memory=args.strict_memory,
-                                        verbose=talk.verbose), spec.rules, state, bots,
-                              listener, speaker, record, pace=pace,
-                              on_voice_failure=voice_failure)
+            session = Session(talk, spec.rules, state, bots, listener, speaker, record,
+                              pace=pace, on_voice_failure=voice_failure)
             code = session.run(opening)
+            if writable and talk.verbose != (settings.verbosity == "verbose"):
+                _remember_verbosity(talk.verbose)  # "shorter", "more detail": kept
             if not session.restart:
                 break
             # "new game" after everyone at the table was knocked out: the same table, a new deal
             bot_seed, moves = random.randrange(1 << 30), 0
             state = spec.rules.new_game([s.name for s in seats], state.options, seed=bot_seed)
             opening = spec.rules.opening_events(state)
+            speaker.say(opening_line(language, spec, state))
+            talk = spec.talk(language, strict_memory=args.strict_memory, verbose=talk.verbose)
         speaker.wait_until_quiet(30.0)
+        if writable and (speaker.rate_wpm, speaker.volume) != (rate, volume):
+            _remember_voice(speaker)  # "slower", "louder" in the game: kept for next time
         return code
+
+
+def _check_table(spec: GameSpec, seats: List[Seat], language: Language) -> None:
+    if spec.id not in language.games:
+        raise UserError(f"There are no {language.name} words for {spec.title} yet; "
+                        f"play it with --lang en.")
+    if not any(s.bot is None for s in seats):
+        raise UserError("Nobody to play: give at least one player with --players "
+                        "(bot-only games are for 'talking-cards simulate').")
+
+
+def _remember(settings: Settings, choice: Choice) -> None:
+    """The menu's answers are the next game's defaults."""
+    spec = GAMES[choice.game]
+    settings.game, settings.names = choice.game, list(choice.names)
+    settings.opponents = None if choice.opponents == len(spec.default_bots) else \
+        choice.opponents
+    kind = lives_question(spec, len(choice.names) + choice.opponents)
+    builtin = kind[1] if kind else None  # the game's own default is not pinned down
+    if choice.lives is not None:
+        settings.lives = {k: v for k, v in settings.lives.items() if k != choice.game}
+        if choice.lives != builtin:
+            settings.lives[choice.game] = choice.lives
+    if choice.target is not None:
+        settings.target = choice.target if choice.target != builtin else None
+    try:
+        settings_file.save(settings)
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
+
+
+def _remember_voice(speaker) -> None:
+    """The rate and volume the player chose in the game, over the file as it is now."""
+    try:
+        current, _ = settings_file.load()
+        current.rate, current.volume = speaker.rate_wpm, round(speaker.volume, 2)
+        settings_file.save(current)
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
+
+
+def _remember_verbosity(verbose: bool) -> None:
+    try:
+        current, _ = settings_file.load()
+        current.verbosity = "verbose" if verbose else "concise"
+        settings_file.save(current)
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
 
 
 def _speaker(args: argparse.Namespace, language: Language, stack: ExitStack):

@@ -67,8 +67,6 @@ class Session:
         self.record = record
         self.pace = pace
         self.on_voice_failure = on_voice_failure
-        # told of a setting the player changed by voice, to remember it for next time
-        self.on_setting: Callable[[str, object], None] = lambda name, value: None
         self.since_move: List[str] = []  # said since a person last moved: "repeat"
         self.history: List[str] = []     # every announcement: "what happened"
         self.pending_value: Optional[Intent] = None    # "Ten: plus or minus?" was asked
@@ -394,16 +392,13 @@ class Session:
         elif name == "history":
             self.tell(self.history or [p.text("answers.nothing_to_repeat")], remember=False)
         elif name in ("shorter", "more_detail"):
-            self.talk.verbose = name == "more_detail"
-            self.on_setting("verbosity", "verbose" if self.talk.verbose else "concise")
+            self.talk.verbose = name == "more_detail"  # the command line remembers it
             self.tell([p.text(f"answers.{name}")], remember=False)
         elif name == "quit":
             self.pending_quit = True
             self.tell([p.text("answers.quit_confirm")], remember=False)
         elif name in VOICE_CONTROLS:
             VOICE_CONTROLS[name](self.speaker)
-            self.on_setting("rate", self.speaker.rate_wpm)
-            self.on_setting("volume", round(self.speaker.volume, 2))
             self.tell([p.text(f"answers.{name}")], remember=False)
         elif name == "pause":
             self.paused = True
