@@ -241,6 +241,8 @@ class Typist:
         if self.moves == 0:
             return None  # the end of the input: the game is saved
         self.moves -= 1
+        if "watch" in vocabulary:  # knocked out: watch the bots play on
+            return Heard("watch")
         intents = [(p, self.grammar.parse(p)) for p in vocabulary]
         cards = [p for p, i in intents if i.kind == "play"  # a value said where one is due
                  and (i.value is not None) == (i.rank in ("A", "10"))]
