@@ -19,7 +19,7 @@ from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, c
                                  open_events, read_save)
 from voice.dialog.session import Session
 from voice.errors import AudioError, SpeakerError, UserError, sentence
-from voice.games import GAMES, find_game
+from voice.games import GAMES, find_game, find_table_game
 from voice.games.spec import GameSpec
 from voice.hear.listeners import KeyboardListener
 from voice.lang import Language
@@ -43,6 +43,10 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _seats(args: argparse.Namespace, spec: GameSpec) -> List[Seat]:
+    if spec.table_of:  # a real table: every seat is a person, in the order given
+        if args.bots:
+            raise UserError("At a real table every seat is a person: --bots is for 'play'.")
+        return [Seat(name) for name in split_list(args.players)]
     humans = split_list(args.players) or (["Player"] if not args.bots else [])
     bots = split_list(args.bots)
     if args.players is None and args.bots is None:
@@ -106,11 +110,17 @@ def start_play(args: argparse.Namespace) -> int:
             print(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings.",
                   file=sys.stderr)
     else:
-        spec = find_game(args.game)
+        try:
+            spec = find_table_game(args.game) if getattr(args, "table", False) \
+                else find_game(args.game)
+        except ValueError as exc:
+            raise UserError(sentence(exc)) from None
         seats = _seats(args, spec)
         bot_seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-        state = _new_state(spec, args, seats, bot_seed)
-        opening = spec.rules.opening_events(state)
+        state = None
+        if seats:  # else a table without --players: the names are asked first
+            state = _new_state(spec, args, seats, bot_seed)
+            opening = spec.rules.opening_events(state)
         save_path = args.save
     if spec.id not in language.games:
         raise UserError(f"There are no {language.name} words for {spec.title} yet; "
@@ -118,7 +128,7 @@ def start_play(args: argparse.Namespace) -> int:
     talk = spec.talk(language, strict_memory=args.strict_memory, verbose=args.verbose)
 
     bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
-    if not any(s.bot is None for s in seats):
+    if state is not None and not any(s.bot is None for s in seats):
         raise UserError("Nobody to play: give at least one player with --players "
                         "(bot-only games are for 'talking-cards simulate').")
 
@@ -137,6 +147,10 @@ def start_play(args: argparse.Namespace) -> int:
         stack.enter_context(native_output_to_log())  # before any sound library starts
         speaker = _speaker(args, language, stack)
         listener, voice_failure = _listener(args, language, speaker, stack)
+        if state is None:
+            seats = _ask_names(listener, speaker, language, spec)
+            state = _new_state(spec, args, seats, bot_seed)
+            opening = spec.rules.opening_events(state)
         pace = args.pace if args.pace is not None else (
             0.0 if args.mute and not listener.live else 0.8)
         record = Recorder(spec.id, seats, bot_seed, events_file, save_path, moves)
@@ -145,6 +159,38 @@ def start_play(args: argparse.Namespace) -> int:
         code = session.run(opening)
         speaker.wait_until_quiet(30.0)
         return code
+
+
+def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> List[Seat]:
+    """The players' names one typed line each, in seating order; an empty line ends."""
+    if not listener.typed_only:
+        raise UserError("Names cannot be recognized by voice: give them with --players "
+                        "\"Ann,Bob,Cem\".")
+    p = language.phrases
+    fewest, most = spec.players
+    speaker.say(p.text("table.ask_names"))
+    names: List[str] = []
+    while len(names) < most:
+        heard = listener.listen([], p.text("table.name_prompt", n=len(names) + 1) + " ")
+        name = " ".join(echo_name(heard.text if heard else "").split())
+        if not name:
+            if len(names) >= fewest or heard is None:
+                break
+            speaker.say(p.text("table.need_players", n=fewest))
+            continue
+        if name.lower() in (n.lower() for n in names):
+            speaker.say(p.text("table.name_taken", name=name))
+            continue
+        names.append(name)
+    if len(names) < fewest:
+        raise UserError(f"At least {fewest} players are needed; give them with --players.")
+    speaker.say(p.text("table.names_read_back", names=p.join(names)))
+    return [Seat(name) for name in names]
+
+
+def echo_name(text: str) -> str:
+    """A typed name without control characters or commas, at most 30 characters."""
+    return "".join(c for c in text if c.isprintable() and c != ",")[:30]
 
 
 def _speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
