@@ -178,8 +178,9 @@ def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> List[Se
                 break
             speaker.say(p.text("table.need_players", n=fewest))
             continue
-        if name.lower() in (n.lower() for n in names):
-            speaker.say(p.text("table.name_taken", name=name))
+        taken = [n for n in names if n.lower() == name.lower()]
+        if taken:
+            speaker.say(p.text("table.name_taken", name=taken[0]))
             continue
         names.append(name)
     if len(names) < fewest:

@@ -146,8 +146,9 @@ class NinetyNineTableTalk(NinetyNineTalk):
             if e.cards == 1:
                 return [p.text("table.stock_low_one")]
             return [p.text("table.stock_low", cards=e.cards)]
-        if e.type == "undone":
-            return [p.text("table.undone", player=e.player, total=e.total)]
+        if e.type == "undone":  # followed by the right card ("no, it was an eight") or not
+            key = "table.corrected" if any(x.type == "play" for x in events) else "table.undone"
+            return [p.text(key, player=e.player, total=e.total)]
         if e.type == "total_set":
             return [p.text("table.total_set", total=e.total)]
         return []
