@@ -13,7 +13,8 @@ from engine.ninety_nine_bots import make_bot
 from voice.games import GAMES
 from voice.lang import LANG_DIR, Language, available, load_language_data
 
-GAME_FILES = {"sixty-six": "sixty_six"}  # the games whose words live in files of their own
+# the games whose words live in files of their own
+GAME_FILES = {"sixty-six": "sixty_six", "doksan-table": "table", "classic-table": "table"}
 
 
 def keys(data, prefix=""):

@@ -1,4 +1,4 @@
-"""The command line: talking-cards play | simulate | listen | models | settings.
+"""The command line: talking-cards play | table | simulate | listen | models | settings.
 
 Every failure a user can cause (a bad option value, a damaged save, a missing model) ends in
 one clear sentence and a non-zero exit status, never a traceback. Nothing imports this
@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game (the default)")
     add_play_arguments(p)
     p.set_defaults(run=play)
+
+    t = sub.add_parser("table", help="referee and keep score for a real deck at a real table")
+    add_play_arguments(t, table=True)
+    t.set_defaults(run=play)
 
     s = sub.add_parser("simulate", help="bot-only games: win rates and speed")
     add_game_argument(s)

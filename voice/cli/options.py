@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import List, Optional
 
-from voice.games import DEFAULT_GAME, GAMES
+from voice.games import DEFAULT_GAME, TABLE_CHOICES, VIRTUAL_GAMES
 
 
 def split_list(text: Optional[str]) -> List[str]:
@@ -14,9 +14,9 @@ def split_list(text: Optional[str]) -> List[str]:
 
 def add_game_argument(p: argparse.ArgumentParser, default: Optional[str] = DEFAULT_GAME) -> None:
     """``default`` None: the game comes from the settings (``play``)."""
-    titles = "; ".join(f"{spec.id}: {spec.title}" for spec in GAMES.values())
+    titles = "; ".join(f"{spec.id}: {spec.title}" for spec in VIRTUAL_GAMES.values())
     said = DEFAULT_GAME if default else f"the remembered one, first {DEFAULT_GAME}"
-    p.add_argument("--game", choices=tuple(GAMES), default=default,
+    p.add_argument("--game", choices=tuple(VIRTUAL_GAMES), default=default,
                    help=f"the game (default {said}); {titles}")
 
 
@@ -24,9 +24,18 @@ def add_game_argument(p: argparse.ArgumentParser, default: Optional[str] = DEFAU
 GAME_SETTING_OPTIONS = ("game", "players", "bots", "lives", "target", "resume", "wav")
 
 
-def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    add_game_argument(p, default=None)
-    p.add_argument("--players", help='human seats in clockwise order, e.g. "Ann,Bob"')
+def add_play_arguments(p: argparse.ArgumentParser, table: bool = False) -> None:
+    """``play``'s options; ``table``: those of ``table`` (a real deck, every seat a person)."""
+    if table:
+        p.add_argument("--game", choices=TABLE_CHOICES, default=DEFAULT_GAME,
+                       help=f"the game played with the real deck (default {DEFAULT_GAME})")
+        p.add_argument("--players", help='the players in seating order, clockwise, e.g. '
+                                         '"Ann,Bob,Cem" (default: asked one by one); the '
+                                         'last deals the first round, the first starts')
+        p.set_defaults(table=True)
+    else:
+        add_game_argument(p, default=None)
+        p.add_argument("--players", help='human seats in clockwise order, e.g. "Ann,Bob"')
     p.add_argument("--bots", help="bot seats after the humans: strong,random,...")
     p.add_argument("--seed", type=int, help="seed for shuffles and bots (default: random)")
     p.add_argument("--lives", type=int, help="starting lives (Doksan) or chips (Classic)")

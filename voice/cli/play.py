@@ -22,7 +22,7 @@ from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, c
                                  open_events, read_save)
 from voice.dialog.session import Session
 from voice.errors import AudioError, SpeakerError, UserError, sentence
-from voice.games import DEFAULT_GAME, GAMES, find_game
+from voice.games import DEFAULT_GAME, GAMES, VIRTUAL_GAMES, find_game, find_table_game
 from voice.games.spec import GameSpec
 from voice.hear.listeners import KeyboardListener
 from voice.lang import Language
@@ -47,7 +47,12 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _seats(args: argparse.Namespace, spec: GameSpec, settings: Settings) -> List[Seat]:
     """The table from --players and --bots; without either, the remembered names and
-    number of computer players (strong ones), or the game's own."""
+    number of computer players (strong ones), or the game's own. At a real table every
+    seat is a person, in the order given (none given: asked one by one)."""
+    if spec.table_of:
+        if args.bots:
+            raise UserError("At a real table every seat is a person: --bots is for 'play'.")
+        return [Seat(name) for name in split_list(args.players)]
     if args.players is None and args.bots is None:
         return _table(spec, settings.names,
                       ["strong"] * default_opponents(spec, settings.opponents, len(settings.names))
@@ -126,7 +131,8 @@ def wants_menu(args: argparse.Namespace) -> bool:
 
 
 def _offered(language: Language) -> List[GameSpec]:
-    return [spec for spec in GAMES.values() if spec.id in language.games]
+    """The games the start menu offers: the language's own, with virtual cards."""
+    return [spec for spec in VIRTUAL_GAMES.values() if spec.id in language.games]
 
 
 def _remembered_game(settings: Settings, language: Language) -> GameSpec:
@@ -138,15 +144,16 @@ def _remembered_game(settings: Settings, language: Language) -> GameSpec:
 def opening_line(language: Language, spec: GameSpec, state) -> str:
     """"Doksan Dokuz. Everyone starts with 10 lives. Say help at any time." for a new game."""
     p = language.phrases
-    fields = {"game": p.text(f"games.{spec.id}")}
-    unit = p.data.get("lives_unit", {}).get(spec.id)
+    game = spec.table_of or spec.id  # a real table opens as its game does
+    fields = {"game": p.text(f"games.{game}")}
+    unit = p.data.get("lives_unit", {}).get(game)
     lives = getattr(state, "lives", None)
     if unit and lives:
         fields["lives"] = p.count(max(lives), unit)
     target = getattr(getattr(state, "options", None), "target", None)
     if target is not None:
         fields["target"] = target
-    return p.text(f"opening.{spec.id}", **fields)
+    return p.text(f"opening.{game}", **fields)
 
 
 def start_play(args: argparse.Namespace) -> int:
@@ -175,11 +182,19 @@ def start_play(args: argparse.Namespace) -> int:
                   file=sys.stderr)
     else:
         save_path = args.save
-        if not menu:
+        if getattr(args, "table", False):
+            try:
+                spec = find_table_game(args.game)
+            except ValueError as exc:
+                raise UserError(sentence(exc)) from None
+            seats = _seats(args, spec, settings)
+            if seats:  # else the names are asked first
+                state = _new_state(spec, args, seats, bot_seed)
+        elif not menu:
             spec = find_game(args.game) if args.game else _remembered_game(settings, language)
             seats = _seats(args, spec, settings)
             state = _new_state(spec, args, seats, bot_seed)
-    if spec is not None:
+    if state is not None:
         _check_table(spec, seats, language)
 
     try:  # the files are checked before anything is said or written
@@ -209,6 +224,10 @@ def start_play(args: argparse.Namespace) -> int:
             _check_table(spec, seats, language)
             if writable:
                 _remember(settings, choice)
+        if state is None:  # a real table without --players: the names, one by one
+            seats = _ask_names(listener, speaker, language, spec)
+            state = _new_state(spec, args, seats, bot_seed)
+            _check_table(spec, seats, language)
         if not args.resume:
             opening = spec.rules.opening_events(state)
             speaker.say(opening_line(language, spec, state))
@@ -285,6 +304,39 @@ def _remember_verbosity(verbose: bool) -> None:
         settings_file.save(current)
     except UserError as exc:
         print(str(exc), file=sys.stderr)
+
+
+def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> List[Seat]:
+    """The players' names one typed line each, in seating order; an empty line ends."""
+    if not listener.typed_only:
+        raise UserError("Names cannot be recognized by voice: give them with --players "
+                        "\"Ann,Bob,Cem\".")
+    p = language.phrases
+    fewest, most = spec.players
+    speaker.say(p.text("table.ask_names"))
+    names: List[str] = []
+    while len(names) < most:
+        heard = listener.listen([], p.text("table.name_prompt", n=len(names) + 1) + " ")
+        name = " ".join(echo_name(heard.text if heard else "").split())
+        if not name:
+            if len(names) >= fewest or heard is None:
+                break
+            speaker.say(p.text("table.need_players", n=fewest))
+            continue
+        taken = [n for n in names if n.lower() == name.lower()]
+        if taken:
+            speaker.say(p.text("table.name_taken", name=taken[0]))
+            continue
+        names.append(name)
+    if len(names) < fewest:
+        raise UserError(f"At least {fewest} players are needed; give them with --players.")
+    speaker.say(p.text("table.names_read_back", names=p.join(names)))
+    return [Seat(name) for name in names]
+
+
+def echo_name(text: str) -> str:
+    """A typed name without control characters or commas, at most 30 characters."""
+    return "".join(c for c in text if c.isprintable() and c != ",")[:30]
 
 
 def _speaker(args: argparse.Namespace, language: Language, stack: ExitStack):

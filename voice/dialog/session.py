@@ -179,7 +179,7 @@ class Session:
         if intent.kind == "command" and intent.name in ("yes", "no"):
             return self.pending_confirm is not None or self.pending_quit
         if intent.kind == "command" and intent.name == "undo":
-            return self.undo_point is not None and self.undo_point[1] == seat
+            return self.undo_point is not None  # one device: any person at it may say it
         if intent.kind == "command" and intent.name in SHARED_COMMANDS:
             return True
         return self.menu(seat).allowed(intent)
@@ -404,8 +404,9 @@ class Session:
             self.paused = True
             self.speaker.stop()
             self.tell([p.text("answers.paused")], remember=False)
-        elif name == "undo" and self.undo_point is not None and self.undo_point[1] == seat:
-            self.state, _ = self.undo_point
+        elif name == "undo" and self.undo_point is not None:
+            self.state, mover = self.undo_point  # the last move by a person, whoever says it
+            seat = mover
             self.undo_point = None
             self.held = []           # never heard: the next card stays unknown
             self.record.moves -= 1

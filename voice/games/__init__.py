@@ -5,7 +5,9 @@ A game's modules are imported when the game is first used, so starting Doksan Do
 load Sixty-Six's bots.
 
 >>> [spec.id for spec in GAMES.values()]
-['doksan', 'classic', 'sixty-six']
+['doksan', 'classic', 'sixty-six', 'doksan-table', 'classic-table']
+>>> find_table_game("doksan").id
+'doksan-table'
 >>> find_game("sixty-six").default_bots
 ('strong',)
 >>> find_game("classic").rules.__name__
@@ -51,6 +53,17 @@ def _sixty_six_options(lives: Optional[int] = None, target: Optional[int] = None
                    **_house(house_rules, SIXTY_SIX_HOUSE_RULES))
 
 
+def _ninety_nine_table(variant: str, title: str) -> GameSpec:
+    """Table mode: the referee of a real deck (``talking-cards table --game VARIANT``)."""
+    virtual = _ninety_nine(variant, title)
+    return GameSpec(
+        id=f"{variant}-table", title=f"{title}, table mode", rules_module="engine.ninety_nine_table",
+        bots_module="engine.ninety_nine_table",
+        talk_class="voice.games.ninety_nine_table:NinetyNineTableTalk", default_bots=(),
+        simulate_bots=(), make_options=virtual.make_options,
+        accepts=lambda state: state.options.variant == variant, table_of=variant)
+
+
 GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
     _ninety_nine("doksan", "Doksan Dokuz (33, 66, 99)"),
     _ninety_nine("classic", "Classic Ninety-Nine"),
@@ -58,8 +71,22 @@ GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
              bots_module="engine.sixty_six_bots", talk_class="voice.games.sixty_six:SixtySixTalk",
              default_bots=("strong",), simulate_bots=("strong", "greedy"),
              make_options=_sixty_six_options, alternate_first_seat=True),
+    _ninety_nine_table("doksan", "Doksan Dokuz (33, 66, 99)"),
+    _ninety_nine_table("classic", "Classic Ninety-Nine"),
 )}
 DEFAULT_GAME = "doksan"
+# the games played on the device (``play``, ``simulate``, ``listen``), table modes left out
+VIRTUAL_GAMES: Dict[str, GameSpec] = {k: v for k, v in GAMES.items() if v.table_of is None}
+TABLE_CHOICES = ("doksan", "classic", "sixty-six")  # ``table --game``
+
+
+def find_table_game(name: str) -> GameSpec:
+    """The table mode refereeing a game; ValueError (one sentence) when there is none yet."""
+    for spec in GAMES.values():
+        if spec.table_of == name:
+            return spec
+    raise ValueError(f"there is no table mode for {name!r} yet; choose "
+                     f"{', '.join(s.table_of for s in GAMES.values() if s.table_of)}")
 
 
 def find_game(name: str) -> GameSpec:
@@ -67,4 +94,4 @@ def find_game(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
-        raise ValueError(f"there is no game {name!r}; choose {', '.join(GAMES)}") from None
+        raise ValueError(f"there is no game {name!r}; choose {', '.join(VIRTUAL_GAMES)}") from None

@@ -108,6 +108,7 @@ class GameSpec:
     make_options: Callable[..., Any]          # (lives, target, house_rules) -> the rules' Options
     accepts: Callable[[Any], bool] = lambda state: True  # is a loaded state this game's?
     alternate_first_seat: bool = False        # seat 0 always leads: swap seats each match
+    table_of: Optional[str] = None            # table mode: refereeing this game's real deck
 
     @property
     def rules(self):

@@ -29,7 +29,9 @@ class Intent:
     kind: "play" (rank, optional value and suit), "value" (an answer to "plus or minus?"),
     "command" (name: total, turn, hand, quit, yes, no, ...), "rules" (rank: what does it do),
     "move" (a move that is not a card: name, optional suit, e.g. "marry hearts"),
-    "suit" (an answer to "which one: hearts or spades?").
+    "suit" (an answer to "which one: hearts or spades?"). A move may carry a number in
+    ``value`` ("number_moves": "the total is {number}", from the language's "numbers") or a
+    rank and value ("ranked_moves": "no it was a {rank}").
     """
 
     kind: str
@@ -75,6 +77,12 @@ class Grammar:
         for name, entry in d.get("moves", {}).items():  # moves that are not a card
             for phrase in _words(entry, spoken_only):
                 yield phrase, Intent("move", name=name)
+        for name, entry in d.get("number_moves", {}).items():  # "the total is {number}"
+            for t in _words(entry, spoken_only):
+                for number, number_entry in d.get("numbers", {}).items():
+                    for nword in _words(number_entry, spoken_only):
+                        yield t.format(number=nword), Intent("move", name=name,
+                                                             value=int(number))
         for suit, suit_entry in d.get("suits", {}).items():
             for sword in _words(suit_entry, spoken_only):
                 for name, entry in d.get("suited_moves", {}).items():
@@ -99,6 +107,13 @@ class Grammar:
                             for card in (cards if "{card}" in t else [word]):
                                 yield (t.format(card=card, rank=word, value=vword),
                                        Intent("play", rank=rank, value=int(value)))
+                for name, entry in d.get("ranked_moves", {}).items():  # "no it was a {rank}"
+                    for t in _words(entry, spoken_only):
+                        yield t.format(rank=word), Intent("move", name=name, rank=rank)
+                        for value, value_entry in d["values"].get(rank, {}).items():
+                            for vword in _words(value_entry, spoken_only):
+                                yield (t.format(rank=f"{word} {vword}"),
+                                       Intent("move", name=name, rank=rank, value=int(value)))
                 for suit, suit_entry in d.get("suits", {}).items():
                     for sword in _words(suit_entry, spoken_only):
                         for t in templates("suited_templates"):

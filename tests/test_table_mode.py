@@ -1,0 +1,212 @@
+"""Table mode: the program referees a real deck (talking-cards table), typed and spoken,
+checked through the events file; and the rules module's own counts (stock, ranks, rounds)."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from cli_runner import read_events, talking_cards
+from engine import ninety_nine_table as table
+from engine.ninety_nine import Options
+from speech_clips import espeak_available, synthesize
+
+
+def brief(log):
+    """The events without the turns, as tuples: what happened at the table."""
+    out = []
+    for e in log:
+        t = e["type"]
+        if t == "play":
+            out.append(("play", e["player"], e["card"], e["value"], e["total"]))
+        elif t == "lives":
+            out.append(("lives", e["player"], e["lives"], e["reason"]))
+        elif t in ("eliminated", "skip", "undo"):
+            out.append((t, e["player"]))
+        elif t == "rejected":
+            out.append(("rejected", e["player"], e["reason"]))
+        elif t == "reverse":
+            out.append(("reverse", e["direction"]))
+        elif t == "undone":
+            out.append(("undone", e["player"], e["total"]))
+        elif t == "total_set":
+            out.append(("total_set", e["total"]))
+        elif t == "round_end":
+            out.append(("round_end", e["winner"], e["loser"]))
+        elif t == "round_start":
+            out.append(("round_start", e["round"], e["dealer"], e["first"]))
+        elif t == "game_over":
+            out.append(("game_over", e["winner"]))
+    return out
+
+
+def test_a_whole_doksan_table_game_typed(tmp_path):
+    events = tmp_path / "events.jsonl"
+    typed = ["ten minus",            # Ann at 0: refused
+             "ten",                  # only plus: 10
+             "jack",                 # Bob 20, Cem skipped
+             "four",                 # Ann 24, reversed
+             "nine", "nine", "nine", "nine",  # Cem, Bob, Ann, Cem: every nine of one deck
+             "nine",                 # Bob: a fifth nine refused
+             "the total is 30",      # the table agrees on 30
+             "three",                # Bob hits 33: Ann and Cem lose one
+             "eight",                # Ann passes 33 and is out
+             "take it back",         # ... it was announced wrongly
+             "ten minus",            # Ann 23
+             "no, it was an eight",  # it was an eight after all: out
+             "king",                 # Cem 51
+             "two"]                  # Bob doubles to 102: out, Cem wins
+    result = talking_cards("table", "--game", "doksan", "--players", "Ann,Bob,Cem",
+                           "--lives", "2", "--mute", "--events", str(events),
+                           stdin="\n".join(typed) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert brief(read_events(events)) == [
+        ("round_start", 1, "Cem", "Ann"),
+        ("rejected", "Ann", "below_zero"),
+        ("play", "Ann", "10", 10, 10),
+        ("play", "Bob", "J", 10, 20), ("skip", "Cem"),
+        ("play", "Ann", "4", 4, 24), ("reverse", "counterclockwise"),
+        ("play", "Cem", "9", 0, 24), ("play", "Bob", "9", 0, 24),
+        ("play", "Ann", "9", 0, 24), ("play", "Cem", "9", 0, 24),
+        ("rejected", "Bob", "rank_exhausted"),
+        ("total_set", 30),
+        ("play", "Bob", "3", 3, 33), ("lives", "Ann", 1, "hit_33"), ("lives", "Cem", 1, "hit_33"),
+        ("play", "Ann", "8", 8, 41), ("lives", "Ann", 0, "exceed_33"), ("eliminated", "Ann"),
+        ("undone", "Ann", 33),
+        ("play", "Ann", "10", -10, 23),
+        ("undone", "Ann", 33),
+        ("play", "Ann", "8", 8, 41), ("lives", "Ann", 0, "exceed_33"), ("eliminated", "Ann"),
+        ("play", "Cem", "K", 10, 51),
+        ("play", "Bob", "2", "double", 102), ("lives", "Bob", 1, "exceed_66"),
+        ("lives", "Bob", 0, "bust"), ("eliminated", "Bob"),
+        ("round_end", None, "Bob"), ("game_over", "Cem"),
+    ]
+    out = result.stdout
+    assert "Round 1: Cem deals three cards each; Ann starts." in out
+    assert "Bob hits 33: everyone else loses a life." in out
+    assert "The total is now 30." in out
+    assert "Taken back: the total is 33 again. Ann, play again." in out
+    assert "Game over. Cem wins the game!" in out
+    assert "You play" not in out and "You lose" not in out  # everyone is named
+
+
+def test_a_classic_table_a_fifth_king_refused_rounds_and_undo_by_anyone(tmp_path):
+    events = tmp_path / "events.jsonl"
+    typed = ["king", "king", "king", "king",  # every king of one deck: 99 each time
+             "king",                  # a fifth: refused
+             "ten minus",             # Ann: 89
+             "undo",                  # said at the table while Bob is to move: Ann's is undone
+             "five",                  # Ann busts: a chip, the round ends
+             "lives",
+             "ace", "eleven",         # round 2, Bob starts (Ann dealt): 11
+             "what does a king do",
+             "stock"]
+    result = talking_cards("table", "--game", "classic", "--players", "Ann,Bob", "--mute",
+                           "--events", str(events), stdin="\n".join(typed) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert brief(read_events(events)) == [
+        ("round_start", 1, "Bob", "Ann"),
+        ("play", "Ann", "K", "set99", 99), ("play", "Bob", "K", "set99", 99),
+        ("play", "Ann", "K", "set99", 99), ("play", "Bob", "K", "set99", 99),
+        ("rejected", "Ann", "rank_exhausted"),
+        ("play", "Ann", "10", -10, 89),
+        ("undo", "Ann"),
+        ("play", "Ann", "5", 5, 104), ("lives", "Ann", 4, "bust"),
+        ("round_end", None, "Ann"), ("round_start", 2, "Ann", "Bob"),
+        ("play", "Bob", "A", 11, 11),
+    ]
+    out = result.stdout
+    assert "the king is used up: 4 have been played" in out
+    assert "Round over: collect the cards and shuffle. Ann deals three each; Bob starts." in out
+    assert "Ann 4 chips and Bob 5 chips." in out
+    assert "45 cards left in the stock." in out  # 52 - 6 dealt - 1 drawn in round 2
+
+
+def test_names_asked_one_by_one_when_not_given(tmp_path):
+    events = tmp_path / "events.jsonl"
+    result = talking_cards("table", "--mute", "--events", str(events),
+                           stdin="Ayşe\n\nayşe\nBob\n\nseven\n")
+    assert result.returncode == 0, result.stderr
+    assert "At least 2 players, please" in result.stdout
+    assert "Ayşe is already at the table" in result.stdout
+    assert "Players: Ayşe and Bob." in result.stdout
+    assert brief(read_events(events))[:2] == [("round_start", 1, "Bob", "Ayşe"),
+                                              ("play", "Ayşe", "7", 7, 7)]
+
+
+def test_a_table_game_saves_and_resumes_with_its_undo(tmp_path):
+    save = tmp_path / "table.json"
+    first = talking_cards("table", "--players", "Ann,Bob", "--mute", "--save", str(save),
+                          stdin="seven\nking\n")
+    assert first.returncode == 0, first.stderr
+    again = talking_cards("table", "--resume", str(save), "--mute",
+                          stdin="total\ntake it back\ntotal\n")
+    assert again.returncode == 0, again.stderr
+    assert "The total is 17." in again.stdout and "The total is 7." in again.stdout
+
+
+def test_sixty_six_table_mode_is_not_there_yet_and_play_keeps_its_games():
+    result = talking_cards("table", "--game", "sixty-six", "--players", "Ann,Bob", "--mute")
+    assert result.returncode == 2 and "no table mode for 'sixty-six' yet" in result.stderr
+    result = talking_cards("play", "--game", "doksan-table", "--mute")
+    assert result.returncode == 2 and "invalid choice" in result.stderr
+
+
+# --- the rules module's counts ---------------------------------------------------------
+
+
+def test_the_stock_is_counted_and_the_reshuffle_said_when_it_runs_out():
+    state = table.new_game(["Ann", "Bob"], Options(lives=99))
+    assert state.cards_left == 52 - 6
+    seen = []
+    for _ in range(46):
+        state, events = table.apply(*_harmless(state))
+        seen += [e.to_json() for e in events if e.type in ("stock_low", "reshuffle")]
+    assert seen[:3] == [{"type": "stock_low", "cards": 3}, {"type": "stock_low", "cards": 2},
+                        {"type": "stock_low", "cards": 1}]
+    assert {"type": "stock_low", "cards": 0} in seen
+    assert state.cards_left == 0
+    state, events = table.apply(*_harmless(state))
+    assert [e.to_json() for e in events if e.type == "reshuffle"] == [
+        {"type": "reshuffle", "cards": 52 - 6}]
+    assert state.cards_left == 52 - 6 - 1
+    assert sum(state.played) == 1  # the top card stays; the rest is in the new stock
+
+
+def _harmless(state):
+    """The first rank not used up, played at 10 (set first): no penalty, no round end."""
+    state = table.apply(state, table.TableSetTotal(10))[0]
+    return state, table.legal_actions(state)[0]
+
+
+def test_rounds_rotate_the_dealer_and_the_first_player():
+    state = table.new_game(["Ann", "Bob", "Cem"], Options(lives=9))
+    state = table.apply(state, table.TableSetTotal(95))[0]
+    state, events = table.apply(state, table.TablePlay("5"))  # Ann busts
+    starts = [e.to_json() for e in events if e.type == "round_start"]
+    assert starts == [{"type": "round_start", "round": 2, "dealer": "Ann", "first": "Bob"}]
+    assert (state.total, state.direction, state.cards_left) == (0, 1, 52 - 9)
+    data = state.to_json()
+    assert table.State.from_json(data) == state and data["previous"]["total"] == 100 - 5
+
+
+# --- by voice --------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+def test_a_table_game_by_voice(tmp_path):
+    spoken = ["seven", "yes", "king", "yes", "ten minus", "yes", "the total is forty five",
+              "yes", "queen", "yes"]
+    files = []
+    for i, phrase in enumerate(spoken):
+        target = tmp_path / f"{i:02d}.wav"
+        shutil.copy(synthesize(phrase), target)
+        files.append(str(target))
+    events = tmp_path / "events.jsonl"
+    result = talking_cards("table", "--players", "Ann,Bob,Cem", "--mute", "--backend",
+                           "sphinx", "--events", str(events), "--wav", *files, timeout=300)
+    assert result.returncode == 0, result.stderr
+    happened = [e for e in brief(read_events(events)) if e[0] != "rejected"]
+    assert happened == [("round_start", 1, "Cem", "Ann"), ("play", "Ann", "7", 7, 7),
+                        ("play", "Bob", "K", 10, 17), ("play", "Cem", "10", -10, 7),
+                        ("total_set", 45), ("play", "Ann", "Q", 10, 55)]
