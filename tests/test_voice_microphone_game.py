@@ -55,7 +55,8 @@ class Game:
     def say_move(self, audio, phrase: str, total: str) -> None:
         """``phrase`` spoken into ``audio``'s microphone; a "yes" if the program asks first."""
         audio.play_wav(synthesize(phrase))
-        if self.wait_for(total, "?").endswith("?"):   # "Ten, plus 10?": it was not sure
+        line = self.wait_for(total, "?")
+        if total not in line:   # "Ten, plus 10? Say yes, or say it again.": it was not sure
             audio.play_wav(synthesize("yes"))
             self.wait_for(total)
 
