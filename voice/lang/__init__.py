@@ -100,7 +100,7 @@ class Language:
         return cls(
             code=code, tag=tag if tag.split("-")[0] == code else code,
             name=about["name"], grammar=Grammar(load_language_data(code, "grammar")),
-            phrases=Phrasebook(own), games=tuple(about["games"]),
+            phrases=Phrasebook(own, code, about.get("suffixes")), games=tuple(about["games"]),
             tts_voice=about.get("tts_voice"),
             sphinx_pronunciations=LANG_DIR / code / pronunciations if pronunciations else None,
             sound_fold=dict(about.get("sound_fold", {})),
