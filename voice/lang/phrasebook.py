@@ -118,7 +118,8 @@ class Phrasebook:
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
-        return self.data["list_and"].format(items=", ".join(items[:-1]), last=items[-1])
+        comma = self.data.get("list_comma", ", ")   # Arabic "، "
+        return self.data["list_and"].format(items=comma.join(items[:-1]), last=items[-1])
 
     def count(self, n: int, unit: Union[Sequence[str], Mapping[str, str]]) -> str:
         """'1 life', '2 lives'; a unit with {n} places the number itself ('목숨 {n}개').
