@@ -312,21 +312,24 @@ class Session:
             if intent == asked:  # the move said again after the read-back: that is a yes
                 self.act(asked, seat, heard, confirmed=True)
                 return
-        if heard.verdict == CONFIRM and intent.kind not in ("command", "rules"):
+        doubtful = heard.verdict == CONFIRM or (
+            not heard.typed and self.talk.language.confirm_every_move)
+        if doubtful and intent.kind not in ("command", "rules"):
             # only moves are confirmed: a question is harmless and cheaper to just answer
-            self.read_back(intent, seat, heard)
+            self.read_back(intent, seat, heard, unsure=heard.verdict == CONFIRM)
             return
         self.act(intent, seat, heard)
 
-    def read_back(self, intent: Intent, seat: int, heard: Heard) -> None:
+    def read_back(self, intent: Intent, seat: int, heard: Heard, unsure: bool = True) -> None:
         """"Six? Say yes, or say it again." — unless a second listening says the player
-        answered a question nobody asked ("yes"), or named a card they do not hold."""
+        answered a question nobody asked ("yes"), or (when the recognizer itself was
+        ``unsure``, not only its language's verdict unfitted) named a card they do not hold."""
         second = heard.second_opinion(self.second_vocabulary()) if heard.second_opinion else ""
         other = self.grammar.parse(second) if second else None
         if other is not None and other.kind == "command" and other.name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", self.p.text("dialog.nothing_asked"))
             return
-        if other is not None and other.kind == "play" and other.rank != intent.rank \
+        if unsure and other is not None and other.kind == "play" and other.rank != intent.rank \
                 and not self.menu(seat).allowed(Intent("play", rank=other.rank)):
             outcome = self.menu(seat).resolve(Intent("play", rank=other.rank))
             if outcome.refusal:  # "You have no seven. Your cards: ..."

@@ -86,6 +86,7 @@ class Language:
     sound_fold: Mapping[str, str] = field(default_factory=dict)  # letters Vosk may confuse
     silent_letters: str = ""   # letters the Vosk comparison skips
     english_allowed: Tuple[str, ...] = ()  # phrase keys that may stay English, and why
+    confirm_every_move: bool = False  # spoken moves always read back (verdict not fitted here)
 
     @classmethod
     def load(cls, tag: str = FALLBACK) -> "Language":
@@ -100,10 +101,11 @@ class Language:
         return cls(
             code=code, tag=tag if tag.split("-")[0] == code else code,
             name=about["name"], grammar=Grammar(load_language_data(code, "grammar")),
-            phrases=Phrasebook(own), games=tuple(about["games"]),
+            phrases=Phrasebook(own, code, about.get("suffixes")), games=tuple(about["games"]),
             tts_voice=about.get("tts_voice"),
             sphinx_pronunciations=LANG_DIR / code / pronunciations if pronunciations else None,
             sound_fold=dict(about.get("sound_fold", {})),
             silent_letters=about.get("silent_letters", ""),
             english_allowed=tuple(about.get("english_allowed", {})),
+            confirm_every_move=bool(about.get("confirm_every_move", False)),
         )

@@ -58,11 +58,14 @@ class Grammar:
 
     def __init__(self, data: Dict) -> None:
         self.data = data
+        # "typed_fold" (data): letters folded before typed text is looked up, both in the
+        # table and in what is typed: "dört" and "dort", "ثَلاثَة" and "ثلاثه" are one phrase.
+        self.fold = str.maketrans(data.get("typed_fold", {}))
         self.spoken: Dict[str, Intent] = {}
         self.typed: Dict[str, Intent] = {}
         for spoken_only, table in ((True, self.spoken), (False, self.typed)):
             for phrase, intent in self._expand(spoken_only):
-                table.setdefault(normalize(phrase), intent)
+                table.setdefault(self.key(phrase), intent)
         for phrase, intent in self.spoken.items():
             self.typed.setdefault(phrase, intent)
 
@@ -124,7 +127,11 @@ class Grammar:
 
     def parse(self, text: str) -> Optional[Intent]:
         """The intent of typed or recognized text, or None if it is not a phrase we know."""
-        return self.typed.get(normalize(text))
+        return self.typed.get(self.key(text))
+
+    def key(self, text: str) -> str:
+        """The table key of a phrase: folded (the language's ``typed_fold``), normalized."""
+        return normalize(text.translate(self.fold))
 
     def vocabulary(self, allowed) -> List[str]:
         """The spoken phrases whose intent passes ``allowed(intent)``: the recognizer's words."""
