@@ -20,6 +20,11 @@ def play(args: argparse.Namespace) -> int:
     return start_play(args)
 
 
+def practice(args: argparse.Namespace) -> int:
+    from voice.cli.practice import run
+    return run(args)
+
+
 def simulate(args: argparse.Namespace) -> int:
     from voice.cli.simulate import run
     return run(args)
@@ -47,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("table", help="referee and keep score for a real deck at a real table")
     add_play_arguments(t, table=True)
     t.set_defaults(run=play)
+
+    pr = sub.add_parser("practice", help="a guided practice round of Doksan Dokuz")
+    add_play_arguments(pr)
+    pr.set_defaults(run=practice, input="auto")
 
     s = sub.add_parser("simulate", help="bot-only games: win rates and speed")
     add_game_argument(s)

@@ -210,8 +210,8 @@ def start_play(args: argparse.Namespace) -> int:
         if events_file is not None:
             stack.callback(close_events, events_file)
         stack.enter_context(native_output_to_log())  # before any sound library starts
-        speaker = _speaker(args, language, stack)
-        listener, voice_failure = _listener(args, language, speaker, stack)
+        speaker = open_speaker(args, language, stack)
+        listener, voice_failure = open_listener(args, language, speaker, stack)
         if menu:
             choice = Menu(language, listener, speaker, _offered(language), settings).run()
             if choice is None:  # quit in the menu
@@ -339,7 +339,7 @@ def echo_name(text: str) -> str:
     return "".join(c for c in text if c.isprintable() and c != ",")[:30]
 
 
-def _speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
+def open_speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
     from voice.speak.speaker import Speaker, print_line
     kwargs = {}
     if args.rate:
@@ -356,7 +356,7 @@ def _speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
     return speaker
 
 
-def _listener(args: argparse.Namespace, language: Language, speaker, stack: ExitStack):
+def open_listener(args: argparse.Namespace, language: Language, speaker, stack: ExitStack):
     """The input the player asked for; without a microphone, the keyboard with a notice."""
     def keyboard_notice(exc: Exception) -> str:
         return language.phrases.text("notices.keyboard", problem=sentence(exc))
