@@ -280,7 +280,7 @@ def rec_judge(features: dict, strict: bool) -> str:
     return SphinxRecognizer.judge_features(features, strict)
 
 
-# The verdict's score is a weighted sum of these features (voice/sphinx_backend.py).
+# The verdict's score is a weighted sum of these features (voice/hear/sphinx.py).
 SCORE_FEATURES = ("gpf", "silsp", "phone_err")
 # Above the highest calibration off-topic move: a margin for phrases never seen.
 STRICT_MARGIN = 0.4
@@ -366,7 +366,7 @@ def fit_score(right: list, off: list):
 
 
 def calibrate(rec: SphinxRecognizer) -> None:
-    """Fit the score's weights and print the constants of voice/sphinx_backend.py with the
+    """Fit the score's weights and print the constants of voice/hear/sphinx.py with the
     figures they come from (espeak-ng against CALIBRATION_OFF_TOPIC only)."""
     weights, (right, sg), (off, sb) = fit_score(*calibration_readings(rec))
     move_r = np.array([is_move(r["text"]) for r in right])

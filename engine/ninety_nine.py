@@ -259,6 +259,41 @@ def penalties(options: Options, before: int, after: int) -> Tuple[Tuple[Penalty,
     return tuple(found), False
 
 
+def charge(state, seat: int, costs: Sequence[Penalty]
+           ) -> Tuple[List[int], List[bool], List[int], List[Event]]:
+    """Charge a play's costs to the table (``state`` needs options, players, lives, active):
+    (lives, active, seats knocked out, events). A table mode with no hands reuses it.
+
+    A Classic player who must pay with no chip left is out; a Doksan player with no life
+    left is out; a cost that finds a player already at 0 says nothing.
+    """
+    opts = state.options
+    lives, active = list(state.lives), list(state.active)
+    events: List[Event] = []
+    cannot_pay: List[int] = []
+    for cost in costs:
+        targets = [seat] if cost.who == "player" else [
+            s for s in range(len(active)) if active[s] and s != seat]
+        for target in targets:
+            if opts.variant == "classic" and lives[target] == 0:
+                cannot_pay.append(target)
+                continue
+            paid = max(cost.delta, -lives[target])
+            if paid == 0:
+                continue  # already out of lives from an earlier cost of this play: nothing to say
+            lives[target] += paid
+            events.append(LivesEvent(state.players[target], paid, lives[target], cost.reason))
+    out = [s for s in range(len(active)) if active[s] and
+           (s in cannot_pay or (opts.variant == "doksan" and lives[s] == 0))]
+    if out and len(out) == sum(active):
+        # [decided] A play that would leave no one standing: the player who made it wins.
+        out.remove(seat)
+    for s in out:
+        active[s] = False
+        events.append(Eliminated(state.players[s], "cannot_pay" if s in cannot_pay else "no_lives"))
+    return lives, active, out, events
+
+
 # --- the state ------------------------------------------------------------------------
 
 
@@ -506,34 +541,12 @@ def apply(state: State, action: Play) -> Tuple[State, List[Event]]:
     hand.remove(action.card)
     hands[seat] = tuple(hand)
     discards = state.discards + (action.card,)
-    lives = list(state.lives)
-    active = list(state.active)
-
     costs, round_over = penalties(opts, before, after)
-    cannot_pay: List[int] = []
-    for cost in costs:
-        targets = [seat] if cost.who == "player" else [
-            s for s in range(len(active)) if active[s] and s != seat]
-        for target in targets:
-            if opts.variant == "classic" and lives[target] == 0:
-                cannot_pay.append(target)
-                continue
-            paid = max(cost.delta, -lives[target])
-            if paid == 0:
-                continue  # already out of lives from an earlier cost of this play: nothing to say
-            lives[target] += paid
-            events.append(LivesEvent(state.players[target], paid, lives[target], cost.reason))
-
-    out = [s for s in range(len(active)) if active[s] and
-           (s in cannot_pay or (opts.variant == "doksan" and lives[s] == 0))]
-    if out and len(out) == sum(active):
-        # [decided] A play that would leave no one standing: the player who made it wins.
-        out.remove(seat)
+    lives, active, out, charged = charge(state, seat, costs)
+    events += charged
     for s in out:
-        active[s] = False
         discards = discards[:-1] + hands[s] + discards[-1:]  # the top card stays on top
         hands[s] = ()
-        events.append(Eliminated(state.players[s], "cannot_pay" if s in cannot_pay else "no_lives"))
 
     state = replace(state, hands=tuple(hands), discards=discards, total=after,
                     lives=tuple(lives), active=tuple(active))

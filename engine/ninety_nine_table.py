@@ -5,8 +5,8 @@ the direction, the lives, which ranks have been played (a fifth king with one de
 refused) and how many cards are left in the stock. There are no hands: a play is a rank
 (and a value for an ace or a ten), said by the player whose turn it is.
 
-The rules are not copied: the arithmetic is ``ninety_nine.card_effect`` and the scoring
-``ninety_nine.penalties``, and the events are ``ninety_nine``'s own (``PlayEvent``,
+The rules are not copied: the arithmetic is ``ninety_nine.card_effect``, the scoring
+``ninety_nine.penalties`` and ``ninety_nine.charge``, and the events are ``ninety_nine``'s own (``PlayEvent``,
 ``LivesEvent``, ``Eliminated``, ``Skip``, ``Reverse``, ``Reshuffle``, ``RoundStart``,
 ``RoundEnd``, ``Turn``, ``GameOver``), so an events file reads like one of ``play``. The one
 difference: ``PlayEvent.card`` is the rank code alone ("7", "10", "K"), as no suit is known.
@@ -37,9 +37,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from engine import ninety_nine as nn
 from engine.api import IllegalAction
-from engine.ninety_nine import (GameOver, LivesEvent, Options, PlayEvent, Reshuffle,
-                                Reverse, RoundEnd, RoundStart, Skip, Turn, Eliminated,
-                                card_effect, penalties, value_choices)
+from engine.ninety_nine import (GameOver, Options, PlayEvent, Reshuffle,
+                                Reverse, RoundEnd, RoundStart, Skip, Turn, card_effect, penalties, value_choices)
 from engine.records import Action, Event
 
 GAME = "ninety-nine-table"
@@ -352,32 +351,9 @@ def _play(state: State, rank: str, value: Optional[int]) -> Tuple[State, List[Ev
     events: List[Event] = [PlayEvent(state.players[seat], rank, label, before, after)]
     played = list(state.played)
     played[RANKS.index(rank)] += 1
-    lives = list(state.lives)
-    active = list(state.active)
-
     costs, round_over = penalties(opts, before, after)
-    cannot_pay: List[int] = []
-    for cost in costs:  # exactly as ninety_nine.apply charges them
-        targets = [seat] if cost.who == "player" else [
-            s for s in range(len(active)) if active[s] and s != seat]
-        for target in targets:
-            if opts.variant == "classic" and lives[target] == 0:
-                cannot_pay.append(target)
-                continue
-            paid = max(cost.delta, -lives[target])
-            if paid == 0:
-                continue
-            lives[target] += paid
-            events.append(LivesEvent(state.players[target], paid, lives[target], cost.reason))
-
-    out = [s for s in range(len(active)) if active[s] and
-           (s in cannot_pay or (opts.variant == "doksan" and lives[s] == 0))]
-    if out and len(out) == sum(active):
-        out.remove(seat)  # as ninety_nine: a play that leaves no one standing wins
-    for s in out:
-        active[s] = False
-        events.append(Eliminated(state.players[s], "cannot_pay" if s in cannot_pay
-                                 else "no_lives"))
+    lives, active, _, charged = nn.charge(state, seat, costs)  # exactly as ninety_nine.apply
+    events += charged
 
     state = replace(state, total=after, lives=tuple(lives), active=tuple(active),
                     played=tuple(played), previous=start)

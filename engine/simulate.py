@@ -44,10 +44,6 @@ class SimulationResult:
     def games_per_second(self) -> float:
         return self.games / self.elapsed if self.elapsed > 0 else float("inf")
 
-    @property
-    def turns_per_second(self) -> float:
-        return self.turns / self.elapsed if self.elapsed > 0 else float("inf")
-
 
 def seat_names(bots: Sequence[str]) -> Tuple[str, ...]:
     """Seat names from bot kinds, numbered from 1.

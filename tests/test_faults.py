@@ -407,3 +407,14 @@ def test_native_library_lines_go_to_the_log_not_the_terminal(tmp_path):
     assert result.stderr == "One plain sentence.\n"
     log = Path(result.stdout.strip())
     assert "ALSA lib" in log.read_text() and str(tmp_path) in str(log)
+
+
+def test_resuming_never_wipes_an_events_file(tmp_path):
+    """A save made without --events knows no length to cut back to: the file is appended to."""
+    save, events = tmp_path / "game.json", tmp_path / "events.jsonl"
+    talking_cards(*BOTS_GAME, "--save", str(save), stdin="total\n")
+    events.write_text('{"type": "note", "from": "an earlier evening"}\n')
+    result = no_traceback(talking_cards("play", "--resume", str(save), "--events", str(events),
+                                        "--mute", stdin="total\n"))
+    assert result.returncode == 0
+    assert events.read_text().startswith('{"type": "note", "from": "an earlier evening"}\n')

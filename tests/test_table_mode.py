@@ -147,7 +147,7 @@ def test_a_table_game_saves_and_resumes_with_its_undo(tmp_path):
 
 def test_sixty_six_table_mode_is_not_there_yet_and_play_keeps_its_games():
     result = talking_cards("table", "--game", "sixty-six", "--players", "Ann,Bob", "--mute")
-    assert result.returncode == 2 and "no table mode for 'sixty-six' yet" in result.stderr
+    assert result.returncode == 2 and "invalid choice" in result.stderr  # not offered yet
     result = talking_cards("play", "--game", "doksan-table", "--mute")
     assert result.returncode == 2 and "invalid choice" in result.stderr
 
@@ -210,3 +210,10 @@ def test_a_table_game_by_voice(tmp_path):
     assert happened == [("round_start", 1, "Cem", "Ann"), ("play", "Ann", "7", 7, 7),
                         ("play", "Bob", "K", 10, 17), ("play", "Cem", "10", -10, 7),
                         ("total_set", 45), ("play", "Ann", "Q", 10, 55)]
+
+
+def test_the_rules_can_be_asked_at_a_table():
+    result = talking_cards("table", "--game", "doksan", "--players", "Ann,Bob", "--mute",
+                           stdin="how does 33 work\nrules\n")
+    assert result.returncode == 0, result.stderr
+    assert "Hit 33 exactly and everyone else loses a life." in result.stdout

@@ -71,7 +71,8 @@ def listen_files(args: argparse.Namespace) -> int:
             continue
         intent = language.grammar.parse(heard.text) if heard.verdict in (ACCEPT, CONFIRM) else None
         result = {"file": path, "text": heard.text, "action": action_json(intent)}
-        if intent is not None and heard.verdict == CONFIRM:
+        move = intent is not None and intent.kind not in ("command", "rules")
+        if move and (heard.verdict == CONFIRM or language.confirm_every_move):
             result["confirm"] = True
         if args.json:
             print(json.dumps(result))

@@ -17,7 +17,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from voice.games.spec import GameSpec
 from voice.hear.recognizer import REJECT
 from voice.lang import Language
-from voice.understand.grammar import normalize
 
 TRIES = 3
 PROMPT = "> "
@@ -181,7 +180,7 @@ class Menu:
             text = self._hear(question, [w for w in answers if w in self.spoken])
             if text is None:
                 return default
-            key = normalize(text)
+            key = self.language.grammar.key(text)
             if key in answers:
                 return answers[key]
             self.speaker.say(self.p.text("menu.unknown"))
@@ -203,7 +202,7 @@ class Menu:
             if heard.verdict == REJECT and not heard.typed:
                 text = "\0"  # speech that was not understood: an unknown answer
             # (an unsure reading is taken: the answers are few and the game opens by naming them)
-            key = normalize(text)
+            key = self.language.grammar.key(text)
             if not text or key in self._entry_words(self.words.get("default", {})):
                 return None
             command = self._command(key)
@@ -223,7 +222,7 @@ class Menu:
 
     def _entry_words(self, entry, spoken_only: bool = False) -> List[str]:
         words = list(entry.get("spoken", [])) + ([] if spoken_only else entry.get("typed", []))
-        return [normalize(w) for w in words]
+        return [self.language.grammar.key(w) for w in words]
 
     def _number_words(self, number: int) -> List[str]:
         words = [str(number)]
@@ -242,7 +241,4 @@ class Menu:
         return self.p.text(key, default=default)
 
     def _or(self, items: Sequence[str]) -> str:
-        items = list(items)
-        if len(items) <= 1:
-            return "".join(items)
-        return self.p.text("menu.list_or", items=", ".join(items[:-1]), last=items[-1])
+        return self.p.join(items, "menu.list_or")

@@ -21,7 +21,7 @@ from voice.cli.settings import Settings
 from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, close_events,
                                  open_events, read_save)
 from voice.dialog.session import Session
-from voice.errors import AudioError, SpeakerError, UserError, sentence
+from voice.errors import AudioError, UserError, sentence
 from voice.games import DEFAULT_GAME, GAMES, VIRTUAL_GAMES, find_game, find_table_game
 from voice.games.spec import GameSpec
 from voice.hear.listeners import KeyboardListener
@@ -34,7 +34,7 @@ MAX_LIVES = 99
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    """Refuse odd values in one sentence (a billion lives, a target of 0)."""
+    """Refuse odd values in one sentence (a billion lives; the rules refuse a target of 0)."""
     if args.lives is not None and not 1 <= args.lives <= MAX_LIVES:
         raise UserError(f"--lives must be between 1 and {MAX_LIVES}.")
     if args.pace is not None and not 0 <= args.pace <= 60:
@@ -82,7 +82,7 @@ def _new_state(spec: GameSpec, args: argparse.Namespace, seats: List[Seat], seed
 
 
 def _resumed(args: argparse.Namespace):
-    """(spec, state, seats, bot seed) of the saved game, or UserError saying why not."""
+    """(spec, state, the SavedGame) of the save file, or UserError saying why not."""
     try:
         saved = read_save(args.resume)
     except SaveError as exc:
@@ -201,7 +201,7 @@ def start_play(args: argparse.Namespace) -> int:
         if save_path:  # a file other than the one resumed is only replaced with --force
             other = not args.resume or os.path.realpath(save_path) != os.path.realpath(args.resume)
             check_save_target(save_path, new_game=other, force=args.force)
-        events_file = open_events(args.events, events_length if args.resume else None) \
+        events_file = open_events(args.events, bool(args.resume), events_length) \
             if args.events else None
     except SaveError as exc:
         raise UserError(str(exc)) from None
@@ -346,12 +346,8 @@ def open_speaker(args: argparse.Namespace, language: Language, stack: ExitStack)
         kwargs["rate_wpm"] = args.rate
     if args.volume is not None:
         kwargs["volume"] = args.volume
-    voice = args.voice or language.tts_voice  # speak the language
-    try:
-        speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
-    except SpeakerError as exc:  # no such voice: say so, speak with the default one
-        print(sentence(exc), file=sys.stderr)
-        speaker = Speaker(muted=args.mute, on_text=print_line, **kwargs)
+    voice = args.voice or language.tts_voice  # speak the language (a wrong one is said once)
+    speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
     stack.callback(speaker.close)
     return speaker
 

@@ -43,7 +43,7 @@ class Settings:
     rate: Optional[int] = None          # speech rate, words per minute
     volume: Optional[float] = None      # 0 to 1
     voice: Optional[str] = None         # a speech voice (name or language)
-    verbosity: str = "concise"          # "concise" or "verbose" (kept for what will read it)
+    verbosity: str = "concise"          # "concise" or "verbose": how bots' moves are said
     names: List[str] = field(default_factory=lambda: ["Player"])  # the people at the table
     game: str = "doksan"                # the game the menu offers first
     opponents: Optional[int] = None     # computer players; None: the game's own number

@@ -73,9 +73,10 @@ def check_save_target(path: str, new_game: bool, force: bool = False) -> None:
     _check_folder(target, "save file")
 
 
-def open_events(path: str, resume_at: Optional[int] = None) -> IO[str]:
-    """The events file, opened for this game; a resumed game cuts it back to ``resume_at``
-    (the length the save recorded) and appends. SaveError when it cannot be used."""
+def open_events(path: str, resumed: bool = False, resume_at: Optional[int] = None) -> IO[str]:
+    """The events file, opened for this game: a new game starts it; a resumed game appends,
+    first cutting it back to ``resume_at`` (the length the save recorded) when it is at least
+    that long. SaveError when it cannot be used."""
     target = Path(path)
     mode = _kind(target)
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISCHR(mode)):
@@ -83,12 +84,13 @@ def open_events(path: str, resume_at: Optional[int] = None) -> IO[str]:
     if mode is None or stat.S_ISREG(mode):
         _check_folder(target, "events file")
     try:
-        if mode is not None and stat.S_ISREG(mode) and resume_at is not None \
-                and os.path.getsize(target) >= resume_at:
-            f = open(target, "r+", encoding="utf-8")
-            f.truncate(resume_at)
-            f.seek(resume_at)
-            return f
+        if mode is not None and stat.S_ISREG(mode) and resumed:
+            if resume_at is not None and os.path.getsize(target) >= resume_at:
+                f = open(target, "r+", encoding="utf-8")
+                f.truncate(resume_at)
+                f.seek(resume_at)
+                return f
+            return open(target, "a", encoding="utf-8")  # never wipe a game's record
         return open(target, "w", encoding="utf-8")
     except OSError as exc:
         raise SaveError(f"The events file {path} cannot be written ({exc.strerror}).") from None

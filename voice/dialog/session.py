@@ -3,8 +3,8 @@
 listen -> understand -> dialog (ask / confirm / refuse) -> apply -> announce -> bots play.
 
 The game is reached through its rules module (the protocol of ``engine/api.py``) and its
-talk adapter (``voice/games/spec.py``): the loop never names a game, an event type, a
-listener class or a speaker method.
+talk adapter (``voice/games/spec.py``): the loop never names a game, an event type or a
+speaker method, and knows one listener class only to fall back to the keyboard.
 """
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ class Session:
             return
         seat = self.undo_point[1] if self.undo_point else self.humans[0]
         vocabulary = self.grammar.vocabulary(
-            lambda intent: intent.kind == "command" and (
+            lambda intent: intent.kind == "command" and intent.name != "quit" and (
                 intent.name in self.talk.commands or self.allowed(intent, seat)))
         deadline = time.monotonic() + seconds
         while self.paused or time.monotonic() < deadline:
@@ -243,7 +243,7 @@ class Session:
                 self.paused = False
                 continue
             intent = self.grammar.parse(heard.text) if heard.verdict != REJECT else None
-            if intent is not None and intent.kind == "command" and intent.name != "quit":
+            if intent is not None and intent.kind == "command":
                 self.command(intent.name, seat, heard)
                 if intent.name == "undo":
                     return

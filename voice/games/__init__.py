@@ -77,7 +77,7 @@ GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
 DEFAULT_GAME = "doksan"
 # the games played on the device (``play``, ``simulate``, ``listen``), table modes left out
 VIRTUAL_GAMES: Dict[str, GameSpec] = {k: v for k, v in GAMES.items() if v.table_of is None}
-TABLE_CHOICES = ("doksan", "classic", "sixty-six")  # ``table --game``
+TABLE_CHOICES = ("doksan", "classic")  # ``table --game`` (no Sixty-Six table mode yet)
 
 
 def find_table_game(name: str) -> GameSpec:

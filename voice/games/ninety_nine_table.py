@@ -4,7 +4,7 @@ Every person at the table is named (nobody is "you"); the player whose turn it i
 card they put down ("seven", "ten minus", "ace eleven", "king"): any rank not used up is
 allowed, and a refusal is only what the rules forbid (a fifth king with one deck, ten minus
 below zero). Corrections are moves: "take it back", "no, it was an eight", "the total is 45".
-The ordinary "undo" of the session works when the player who moved is to move again.
+The session's "undo", said by anyone at the table right after a play, takes it back too.
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import List, Optional, Sequence
 from engine import ninety_nine_table as table
 from engine.ninety_nine import value_choices
 from voice.games.ninety_nine import NinetyNineTalk
-from voice.games.spec import Outcome, TurnMenu, checked
+from voice.games.spec import EXPLAINED, Outcome, TurnMenu, checked
 from voice.understand.grammar import Intent
 
-COMMANDS = ("total", "turn", "direction", "lives", "my_lives", "stock", "help")
+COMMANDS = ("total", "turn", "direction", "lives", "my_lives", "stock", "help") + tuple(EXPLAINED)
 MOVES = ("take_back", "correct", "set_total")
 OWN_EVENTS = ("round_start", "reshuffle", "stock_low", "undone", "total_set")
 
@@ -139,7 +139,7 @@ class NinetyNineTableTalk(NinetyNineTalk):
             return [p.text(key, round=e.round, dealer=e.dealer, first=e.first)]
         if e.type == "reshuffle":
             player = next((x.player for x in events if x.type == "play"), "")
-            return [p.text("table.reshuffle", cards=e.cards + 1, player=player)]
+            return [p.text("table.reshuffle", cards=e.cards, player=player)]
         if e.type == "stock_low":
             if e.cards == 0:
                 return [p.text("table.stock_low_none")]
@@ -171,6 +171,9 @@ class NinetyNineTableTalk(NinetyNineTalk):
 
     def answer(self, command: str, state: table.State, seat: int) -> str:
         if command == "stock":
+            if state.cards_left <= 1:
+                return self.p.text("table.stock_low_one" if state.cards_left else
+                                   "table.stock_low_none")
             return self.p.text("table.answer_stock", cards=state.cards_left)
         if command == "help":
             return self.p.text("table.help")

@@ -38,19 +38,24 @@ def run_practice(language: Language, listener, speaker) -> int:
         speaker.say(instruction)
         vocabulary = grammar.vocabulary(lambda i, w=wanted: i == w or (
             i.kind == "command" and i.name in ("quit", "repeat", "help")))
-        for attempt in range(TRIES):
+        mistakes = 0
+        while mistakes < TRIES:
             heard = listener.listen(vocabulary, "> ")
             if heard is None:
                 return 0
             said = grammar.parse(heard.text) if heard.text and heard.verdict != REJECT else None
             if said == Intent("command", name="quit"):
                 return 0
+            if said in (Intent("command", name="repeat"), Intent("command", name="help")):
+                speaker.say(instruction)  # not a mistake: the step again
+                continue
             if said == wanted:
                 for line in _answer(language, wanted, total):
                     speaker.say(line)
                 break
+            mistakes += 1
             speaker.say(p.text("practice.again", step=instruction)
-                        if attempt < TRIES - 1 else p.text("practice.skipped"))
+                        if mistakes < TRIES else p.text("practice.skipped"))
     speaker.say(p.text("practice.done"))
     return 0
 

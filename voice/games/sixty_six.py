@@ -181,7 +181,7 @@ class SixtySixTalk:
         names = [self.p.data["suit"][s] for s in suits]
         if len(names) <= 1 or joiner == "and":
             return self.p.join(names)
-        return self.s("or", items=", ".join(names[:-1]), last=names[-1])
+        return self.p.join(names, "sixty_six.or")
 
     def cards_words(self, hand: Sequence[str], state: ss.State) -> str:
         """A hand grouped by suit, trumps first, high to low: "hearts, trump: ace, ten; ..."."""

@@ -120,7 +120,7 @@ class GameSpec:
 
     @property
     def talk(self) -> Callable[..., GameTalk]:
-        """(language, strict_memory=False) -> the game's GameTalk."""
+        """(language, strict_memory=False, verbose=False) -> the game's GameTalk."""
         module, _, name = self.talk_class.partition(":")
         return getattr(importlib.import_module(module), name)
 

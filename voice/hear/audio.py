@@ -1,4 +1,4 @@
-"""Audio in: sources of 16-bit mono PCM chunks at the recognizer's rate, and a resampler.
+"""Audio in: sources of 16-bit mono PCM chunks at the recognizer's rate, and WAV files.
 
 Every source (a WAV file here, the microphone in ``voice/hear/microphone.py``) yields int16 numpy
 arrays at ``source.rate``; the segmenter and the recognizers only ever see that.  Audio is

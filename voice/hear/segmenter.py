@@ -82,11 +82,6 @@ class Segmenter:
         self._ptt = False         # a push-to-talk key is held
         self.noise_dbfs = -90.0
 
-    @property
-    def in_speech(self) -> bool:
-        """True while an utterance is being collected (hands-free onset or key held)."""
-        return self._in_speech or self._ptt
-
     # ------------------------------------------------------------------ hands-free
 
     def push(self, chunk: np.ndarray) -> List[np.ndarray]:

@@ -113,13 +113,16 @@ class Phrasebook:
         return self.data["card"].format(rank=self.rank(rank_of(card)),
                                         suit=self.data["suit"][suit_of(card)])
 
-    def join(self, items: Sequence[str]) -> str:
-        """'a', 'a and b', 'a, b and c'."""
+    def join(self, items: Sequence[str], key: str = "list_and") -> str:
+        """'a', 'a and b', 'a, b and c' (``key``: the joining sentence, e.g. "menu.list_or"
+        for 'a, b or c')."""
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
         comma = self.data.get("list_comma", ", ")   # Arabic "، "
-        return self.data["list_and"].format(items=comma.join(items[:-1]), last=items[-1])
+        section, _, name = key.rpartition(".")
+        template = (self.data[section] if section else self.data)[name]
+        return template.format(items=comma.join(items[:-1]), last=items[-1])
 
     def count(self, n: int, unit: Union[Sequence[str], Mapping[str, str]]) -> str:
         """'1 life', '2 lives'; a unit with {n} places the number itself ('목숨 {n}개').

@@ -127,7 +127,7 @@ class Speaker:
             self._enqueue("say", line)
 
     def earcon(self, name: str) -> None:
-        """Queue the earcon ``name`` (see voice.earcons.NAMES); unknown names raise EarconError."""
+        """Queue the earcon ``name`` (see voice.speak.earcons.NAMES); unknown names raise EarconError."""
         make_earcon(name)   # an unknown name fails here, in the caller, with its sentence
         if self._output is not None:
             self._enqueue("earcon", name)
