@@ -24,7 +24,7 @@ from voice.dialog.record import Recorder, Seat, read_save
 from voice.dialog.session import Session
 from voice.games.ninety_nine import NinetyNineTalk
 from voice.hear.audio import read_wav
-from voice.hear.listeners import Heard
+from voice.hear.keyboard import Heard
 from voice.errors import AudioError
 from voice.lang import Language
 from voice.speak.speaker import Speaker

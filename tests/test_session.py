@@ -7,7 +7,7 @@ import json
 from engine import ninety_nine as nn
 from engine.ninety_nine_bots import BOTS
 from voice.lang import Language
-from voice.hear.listeners import KeyboardListener
+from voice.hear.keyboard import KeyboardListener
 from voice.games.ninety_nine import NinetyNineTalk
 from voice.dialog.record import Recorder, Seat
 from voice.dialog.session import Session
@@ -101,7 +101,7 @@ class Player:
         self.grammar, self.answer, self.asked = grammar, answer, 0
 
     def listen(self, vocabulary, prompt, timeout=None):
-        from voice.hear.listeners import Heard
+        from voice.hear.keyboard import Heard
         if "finish" in vocabulary:
             self.asked += 1
             return Heard(self.answer)

@@ -39,8 +39,8 @@ def action_json(intent: Optional[Intent]) -> Optional[Dict]:
 
 def listen_files(args: argparse.Namespace) -> int:
     try:
-        language = Language.load(args.lang)
         spec = find_game(args.game)
+        language = Language.load(args.lang, parts=spec.words)
         ranks = {rank_of(c) for c in parse_cards(args.hand)} if args.hand else set(RANKS)
         recognizer, notice = make_recognizer(language, args.backend, args.model)
     except (ValueError, RecognizerError) as exc:

@@ -10,7 +10,7 @@ import os
 import random
 import sys
 from contextlib import ExitStack
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from engine.cards import parse_cards
 from voice.cli import settings as settings_file
@@ -24,7 +24,7 @@ from voice.dialog.session import Session
 from voice.errors import AudioError, UserError, sentence
 from voice.games import DEFAULT_GAME, GAMES, VIRTUAL_GAMES, find_game, find_table_game
 from voice.games.spec import GameSpec
-from voice.hear.listeners import KeyboardListener
+from voice.hear.keyboard import KeyboardListener
 from voice.lang import Language
 
 
@@ -156,11 +156,17 @@ def opening_line(language: Language, spec: GameSpec, state) -> str:
     return p.text(f"opening.{game}", **fields)
 
 
-def start_play(args: argparse.Namespace) -> int:
+def load_language(tag: str, spec: Optional[GameSpec] = None) -> Language:
+    """The language with the words of ``spec`` only (none: the start menu's), as one
+    sentence when there is no such language."""
     try:
-        language = Language.load(args.lang)
+        return Language.load(tag, parts=spec.words if spec is not None else ())
     except ValueError as exc:
         raise UserError(sentence(exc)) from None
+
+
+def start_play(args: argparse.Namespace) -> int:
+    language = load_language(args.lang)
 
     _check_options(args)
     settings, writable = _load_settings()
@@ -194,6 +200,8 @@ def start_play(args: argparse.Namespace) -> int:
             spec = find_game(args.game) if args.game else _remembered_game(settings, language)
             seats = _seats(args, spec, settings)
             state = _new_state(spec, args, seats, bot_seed)
+    if spec is not None and spec.words:
+        language = load_language(args.lang, spec)
     if state is not None:
         _check_table(spec, seats, language)
 
@@ -218,6 +226,8 @@ def start_play(args: argparse.Namespace) -> int:
                 speaker.wait_until_quiet(10.0)
                 return 0
             spec = GAMES[choice.game]
+            if spec.words:
+                language = load_language(args.lang, spec)
             seats = _table(spec, choice.names, ["strong"] * choice.opponents)
             args.lives, args.target = choice.lives, choice.target
             state = _new_state(spec, args, seats, bot_seed)

@@ -13,7 +13,7 @@ from voice.lang import Language
 
 def run(args: argparse.Namespace) -> int:
     try:
-        language = Language.load(args.lang)
+        language = Language.load(args.lang, parts=("practice",))
     except ValueError as exc:
         raise UserError(sentence(exc)) from None
     if not has_practice(language):

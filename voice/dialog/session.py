@@ -16,7 +16,7 @@ from voice.dialog.record import Recorder
 from voice.errors import UserError, sentence
 from voice.games.spec import (OUT_CHOICES, REVEALING_QUESTIONS, SHARED_COMMANDS, GameTalk,
                               TurnMenu)
-from voice.hear.listeners import Heard, KeyboardListener
+from voice.hear.keyboard import Heard, KeyboardListener
 from voice.hear.recognizer import CONFIRM, REJECT
 from voice.understand.grammar import Intent
 

@@ -61,7 +61,8 @@ def _ninety_nine_table(variant: str, title: str) -> GameSpec:
         bots_module="engine.ninety_nine_table",
         talk_class="voice.games.ninety_nine_table:NinetyNineTableTalk", default_bots=(),
         simulate_bots=(), make_options=virtual.make_options,
-        accepts=lambda state: state.options.variant == variant, table_of=variant)
+        accepts=lambda state: state.options.variant == variant, table_of=variant,
+        words=("table",))
 
 
 GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
@@ -70,7 +71,7 @@ GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
     GameSpec(id="sixty-six", title="Sixty-Six (Altmışaltı)", rules_module="engine.sixty_six",
              bots_module="engine.sixty_six_bots", talk_class="voice.games.sixty_six:SixtySixTalk",
              default_bots=("strong",), simulate_bots=("strong", "greedy"),
-             make_options=_sixty_six_options, alternate_first_seat=True),
+             make_options=_sixty_six_options, alternate_first_seat=True, words=("sixty_six",)),
     _ninety_nine_table("doksan", "Doksan Dokuz (33, 66, 99)"),
     _ninety_nine_table("classic", "Classic Ninety-Nine"),
 )}

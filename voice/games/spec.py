@@ -109,6 +109,7 @@ class GameSpec:
     accepts: Callable[[Any], bool] = lambda state: True  # is a loaded state this game's?
     alternate_first_seat: bool = False        # seat 0 always leads: swap seats each match
     table_of: Optional[str] = None            # table mode: refereeing this game's real deck
+    words: Tuple[str, ...] = ()               # its language files: grammar.<part>.json, ...
 
     @property
     def rules(self):

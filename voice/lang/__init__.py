@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 from voice.lang.phrasebook import Phrasebook, overlay
 from voice.understand.grammar import Grammar
@@ -45,11 +45,15 @@ def _read_json(path: Path) -> Dict[str, Any]:
         return json.load(f)
 
 
-def load_language_data(code: str, kind: str) -> Dict[str, Any]:
-    """``<kind>.json`` of a language merged with its per-game parts ``<kind>.<game>.json``."""
+def load_language_data(code: str, kind: str, parts: Optional[Sequence[str]] = None
+                       ) -> Dict[str, Any]:
+    """``<kind>.json`` of a language merged with its per-game parts ``<kind>.<part>.json``:
+    every part, or only ``parts`` (a game's own words: compiling them all costs start-up)."""
     folder = LANG_DIR / code
     data: Dict[str, Any] = {}
-    for path in sorted(folder.glob(f"{kind}.json")) + sorted(folder.glob(f"{kind}.*.json")):
+    extra = sorted(folder.glob(f"{kind}.*.json")) if parts is None else [
+        folder / f"{kind}.{part}.json" for part in parts]
+    for path in sorted(folder.glob(f"{kind}.json")) + [p for p in extra if p.exists()]:
         for key, value in _read_json(path).items():
             if isinstance(value, dict) and isinstance(data.get(key), dict):
                 data[key] = {**data[key], **value}
@@ -89,18 +93,19 @@ class Language:
     confirm_every_move: bool = False  # spoken moves always read back (verdict not fitted here)
 
     @classmethod
-    def load(cls, tag: str = FALLBACK) -> "Language":
-        """The language for a tag; ValueError (one sentence) when there is none."""
+    def load(cls, tag: str = FALLBACK, parts: Optional[Sequence[str]] = None) -> "Language":
+        """The language for a tag, with every game's words or only ``parts`` (a game's
+        ``GameSpec.words``); ValueError (one sentence) when there is no such language."""
         code = find_code(tag)
         about = _read_json(LANG_DIR / code / "language.json")
-        own = load_language_data(code, "phrases")
+        own = load_language_data(code, "phrases", parts)
         if code != FALLBACK:
-            own = overlay(load_language_data(FALLBACK, "phrases"), own)
+            own = overlay(load_language_data(FALLBACK, "phrases", parts), own)
         tag = normalize_tag(tag)
         pronunciations = about.get("sphinx_pronunciations")
         return cls(
             code=code, tag=tag if tag.split("-")[0] == code else code,
-            name=about["name"], grammar=Grammar(load_language_data(code, "grammar")),
+            name=about["name"], grammar=Grammar(load_language_data(code, "grammar", parts)),
             phrases=Phrasebook(own, code, about.get("suffixes")), games=tuple(about["games"]),
             tts_voice=about.get("tts_voice"),
             sphinx_pronunciations=LANG_DIR / code / pronunciations if pronunciations else None,

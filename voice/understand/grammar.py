@@ -41,12 +41,14 @@ class Intent:
     name: Optional[str] = None
 
 
+_PUNCTUATION = re.compile(r"[^\w+\-' ]+")
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")  # "ace-high" -> "ace high", keep "10-"
+
+
 def normalize(text: str) -> str:
     """Lower case, punctuation to spaces (keeping + and - of values), single spaces."""
-    text = text.lower().replace("’", "'")
-    text = re.sub(r"[^\w+\-' ]+", " ", text)
-    text = re.sub(r"(?<=\w)-(?=\w)", " ", text)  # "ace-high" -> "ace high", keep "10-"
-    return " ".join(text.split())
+    text = _PUNCTUATION.sub(" ", text.lower().replace("’", "'"))
+    return " ".join(_INNER_HYPHEN.sub(" ", text).split())
 
 
 def _words(entry: Dict[str, List[str]], spoken_only: bool) -> List[str]:
