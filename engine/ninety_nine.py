@@ -387,17 +387,25 @@ def _check_consistent(state: State) -> None:
         raise ValueError("the saved game is damaged (a total no play can reach)")
     if any(len(h) > HAND_SIZE or (h and not a) for h, a in zip(state.hands, state.active)):
         raise ValueError("the saved game is damaged (a hand that cannot be)")
-    if (state.winner is None and not state.active[state.turn]) or state.round < 1 \
-            or state.reshuffles < 0:
+    if state.reshuffles < 0:
         raise ValueError("the saved game is damaged (the turn or round is wrong)")
-    if state.winner is None and state.active_count() < 2:
-        raise ValueError("the saved game is damaged (fewer than two players left)")
-    if state.winner is not None and not (0 <= state.winner < n and state.active[state.winner]
-                                         and state.active_count() == 1):
-        raise ValueError("the saved game is damaged (the winner is wrong)")
+    check_seats(state)
     if state.options.variant == "doksan" and state.winner is None and any(
             a and x == 0 for a, x in zip(state.active, state.lives)):
         raise ValueError("the saved game is damaged (a player without lives is still in)")
+
+
+def check_seats(state) -> None:
+    """The turn, the round and the winner agree with who is still in (any state with players,
+    active, turn, round and winner: the table mode's too); ValueError otherwise."""
+    n = len(state.players)
+    if state.round < 1 or (state.winner is None and not state.active[state.turn]):
+        raise ValueError("the saved game is damaged (the turn or round is wrong)")
+    if state.winner is None and sum(state.active) < 2:
+        raise ValueError("the saved game is damaged (fewer than two players left)")
+    if state.winner is not None and not (0 <= state.winner < n and state.active[state.winner]
+                                         and sum(state.active) == 1):
+        raise ValueError("the saved game is damaged (the winner is wrong)")
 
 
 # --- setting up -----------------------------------------------------------------------
@@ -441,12 +449,12 @@ def _deal(state: State, order: Sequence[str]) -> State:
             at += HAND_SIZE
         else:
             hands.append(())
-    first = _next_active(state, state.dealer, 1)
+    first = next_active(state, state.dealer, 1)
     return replace(state, hands=tuple(hands), stock=tuple(order[at:]), discards=(), total=0,
                    direction=1, turn=first)
 
 
-def round_start_event(state: State) -> RoundStart:
+def round_start_event(state) -> RoundStart:
     return RoundStart(state.round, state.players[state.dealer], state.players[state.turn])
 
 
@@ -458,7 +466,9 @@ def opening_events(state: State) -> List[Event]:
 # --- queries --------------------------------------------------------------------------
 
 
-def _next_active(state: State, seat: int, direction: int) -> int:
+def next_active(state, seat: int, direction: int) -> int:
+    """The next seat still in, from ``seat`` in ``direction`` (any state with players and
+    active: the table mode's too)."""
     n = len(state.players)
     for step in range(1, n + 1):
         candidate = (seat + direction * step) % n
@@ -467,15 +477,15 @@ def _next_active(state: State, seat: int, direction: int) -> int:
     return seat
 
 
-def is_over(state: State) -> bool:
+def is_over(state) -> bool:
     return state.winner is not None
 
 
-def winner(state: State) -> Optional[str]:
+def winner(state) -> Optional[str]:
     return None if state.winner is None else state.players[state.winner]
 
 
-def current_player(state: State) -> int:
+def current_player(state) -> int:
     return state.turn
 
 
@@ -553,12 +563,12 @@ def apply(state: State, action: Play) -> Tuple[State, List[Event]]:
     if state.active_count() == 1:
         win = next(s for s in range(len(active)) if active[s])
         if round_over:
-            events.append(_round_end(state, seat, after))
+            events.append(round_end(state, seat, after))
         events.append(GameOver(state.players[win]))
         return replace(state, winner=win), events
 
     if round_over:
-        events.append(_round_end(state, seat, after))
+        events.append(round_end(state, seat, after))
         state = _next_round(state)
         events.append(round_start_event(state))
         events.append(Turn(state.players[state.turn]))
@@ -574,16 +584,16 @@ def apply(state: State, action: Play) -> Tuple[State, List[Event]]:
         state, drawn = _draw(state, seat)
         events.extend(drawn)
 
-    following = _next_active(state, seat, direction)
+    following = next_active(state, seat, direction)
     if rank == "J" and opts.variant == "doksan":
         events.append(Skip(state.players[following]))
-        following = _next_active(state, following, direction)
+        following = next_active(state, following, direction)
     state = replace(state, turn=following)
     events.append(Turn(state.players[following]))
     return state, events
 
 
-def _round_end(state: State, seat: int, total: int) -> RoundEnd:
+def round_end(state, seat: int, total: int) -> RoundEnd:
     name = state.players[seat]
     return RoundEnd(winner=name, loser=None) if total == 99 else RoundEnd(winner=None, loser=name)
 
@@ -608,7 +618,7 @@ def _next_round(state: State) -> State:
     """Gather every card, shuffle, rotate the dealer and deal three each."""
     number = state.round + 1
     full = french_deck(state.options.deck_count(len(state.players)))
-    dealer = _next_active(state, state.dealer, 1)
+    dealer = next_active(state, state.dealer, 1)
     state = replace(state, round=number, dealer=dealer)
     return _deal(state, _shuffled(full, state.seed, f"deal/{number}"))
 

@@ -38,7 +38,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from engine import ninety_nine as nn
 from engine.api import IllegalAction
 from engine.ninety_nine import (GameOver, Options, PlayEvent, Reshuffle,
-                                Reverse, RoundEnd, RoundStart, Skip, Turn, card_effect, penalties, value_choices)
+                                Reverse, Skip, Turn, card_effect, penalties, value_choices)
 from engine.records import Action, Event
 
 GAME = "ninety-nine-table"
@@ -188,13 +188,7 @@ def _check_consistent(state: State) -> None:
             not 0 <= x <= SUITS_PER_DECK * state.decks for x in state.played) \
             or not 0 <= state.cards_left <= deck:
         raise ValueError("the saved game is damaged (the cards do not add up)")
-    if state.round < 1 or (state.winner is None and not state.active[state.turn]):
-        raise ValueError("the saved game is damaged (the turn or round is wrong)")
-    if state.winner is None and state.active_count() < 2:
-        raise ValueError("the saved game is damaged (fewer than two players left)")
-    if state.winner is not None and not (0 <= state.winner < n and state.active[state.winner]
-                                         and state.active_count() == 1):
-        raise ValueError("the saved game is damaged (the winner is wrong)")
+    nn.check_seats(state)
 
 
 # --- setting up -----------------------------------------------------------------------
@@ -222,41 +216,21 @@ def _deck_size(state: State) -> int:
 
 
 def _deal(state: State) -> State:
-    return replace(state, total=0, direction=1, turn=_next_active(state, state.dealer, 1),
+    return replace(state, total=0, direction=1, turn=next_active(state, state.dealer, 1),
                    played=(0,) * len(RANKS),
                    cards_left=_deck_size(state) - nn.HAND_SIZE * state.active_count())
 
 
 def opening_events(state: State) -> List[Event]:
-    return [_round_start(state)]
-
-
-def _round_start(state: State) -> RoundStart:
-    return RoundStart(state.round, state.players[state.dealer], state.players[state.turn])
+    return [nn.round_start_event(state)]
 
 
 # --- queries --------------------------------------------------------------------------
 
 
-def _next_active(state: State, seat: int, direction: int) -> int:
-    n = len(state.players)
-    for step in range(1, n + 1):
-        candidate = (seat + direction * step) % n
-        if state.active[candidate]:
-            return candidate
-    return seat
-
-
-def is_over(state: State) -> bool:
-    return state.winner is not None
-
-
-def winner(state: State) -> Optional[str]:
-    return None if state.winner is None else state.players[state.winner]
-
-
-def current_player(state: State) -> int:
-    return state.turn
+# The seat queries are Ninety-Nine's own: they need only players, active, turn and winner.
+next_active, is_over, winner, current_player = (
+    nn.next_active, nn.is_over, nn.winner, nn.current_player)
 
 
 def legal_actions(state: State) -> List[TablePlay]:
@@ -360,15 +334,15 @@ def _play(state: State, rank: str, value: Optional[int]) -> Tuple[State, List[Ev
     if state.active_count() == 1:
         win = active.index(True)
         if round_over:
-            events.append(_round_end(state, seat, after))
+            events.append(nn.round_end(state, seat, after))
         events.append(GameOver(state.players[win]))
         return replace(state, winner=win), events
 
     if round_over:
-        events.append(_round_end(state, seat, after))
+        events.append(nn.round_end(state, seat, after))
         state = _deal(replace(state, round=state.round + 1,
-                              dealer=_next_active(state, state.dealer, 1)))
-        events += [_round_start(state), Turn(state.players[state.turn])]
+                              dealer=next_active(state, state.dealer, 1)))
+        events += [nn.round_start_event(state), Turn(state.players[state.turn])]
         return state, events
 
     direction = state.direction
@@ -391,18 +365,13 @@ def _play(state: State, rank: str, value: Optional[int]) -> Tuple[State, List[Ev
         if cards_left <= LOW_STOCK:
             events.append(StockLow(cards_left))
 
-    following = _next_active(state, seat, direction)
+    following = next_active(state, seat, direction)
     if rank == "J" and opts.variant == "doksan":
         events.append(Skip(state.players[following]))
-        following = _next_active(state, following, direction)
+        following = next_active(state, following, direction)
     state = replace(state, turn=following)
     events.append(Turn(state.players[following]))
     return state, events
-
-
-def _round_end(state: State, seat: int, total: int) -> RoundEnd:
-    name = state.players[seat]
-    return RoundEnd(winner=name, loser=None) if total == 99 else RoundEnd(winner=None, loser=name)
 
 
 # --- what a seat knows: everything (the cards are in the players' hands) --------------
