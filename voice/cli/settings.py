@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from voice.dialog.record import write_atomically
 from voice.errors import UserError
 from voice.games import GAMES
 
@@ -191,19 +191,7 @@ def save(settings: Settings, path: Optional[Path] = None) -> Path:
     text = json.dumps(settings.to_json(), ensure_ascii=False, indent=2) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        write_atomically(path, text, ".settings-")
     except OSError as exc:
         raise UserError(f"The settings could not be saved to {path} "
                         f"({exc.strerror or exc}).") from None

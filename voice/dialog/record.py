@@ -111,10 +111,16 @@ def write_save(path: str, data: Dict[str, Any]) -> None:
     mode = _kind(target)
     if mode is not None and not stat.S_ISREG(mode):
         raise SaveError(f"{path} is not a regular file any more; the game was not saved.")
-    fd, tmp = tempfile.mkstemp(prefix=".save-", dir=str(target.parent.resolve()))
+    write_atomically(target, json.dumps(data), ".save-")
+
+
+def write_atomically(target: Path, text: str, prefix: str) -> None:
+    """``text`` into a temporary file beside ``target``, synced, then renamed over it: the
+    file is whole or as it was, and the temporary file never survives a failure."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=str(target.parent.resolve()))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)

@@ -6,7 +6,7 @@ illegal now ("You have no seven"), and ambiguous (a ten or an ace without a valu
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from engine import ninety_nine as nn
 from engine.cards import rank_of
@@ -78,17 +78,10 @@ class NinetyNineTalk:
         if not choices and intent.value is not None:
             word = self.p.rank(intent.rank)
             return Outcome(refusal=self.p.text("dialog.no_value", rank=word), reason="no_value")
-        notes: List[str] = []
-        value = intent.value
-        if choices and value is None:
-            legal_values = [a.value for a in legal if a.card == cards[0]]
-            if len(legal_values) > 1:
-                return Outcome(question=self.p.text(f"dialog.ask_value.{intent.rank}"),
-                               pending=intent)
-            if legal_values:
-                value = legal_values[0]
-                notes.append(self.p.text(f"dialog.only_value.{intent.rank}",
-                                         value=self.value_words(value)))
+        value, notes, question = self.settle_value(
+            intent, [a.value for a in legal if a.card == cards[0]])
+        if question is not None:
+            return question
         action = nn.Play(cards[0], value)
         outcome = checked(nn, self.language, state, action, legal)
         outcome.notes[:0] = notes
@@ -98,6 +91,22 @@ class NinetyNineTalk:
                 "dialog.costly", phrase=self.phrase(Intent("play", rank=intent.rank, value=value)),
                 lost=self.lives_words(state, cost))
         return outcome
+
+    def settle_value(self, intent: Intent, legal_values: Sequence[Optional[int]]
+                     ) -> Tuple[Optional[int], List[str], Optional[Outcome]]:
+        """(value, notes, question) for a rank said with or without its value: an ace or a
+        ten without one asks "Ten: plus or minus?" when two are legal, and says which when
+        only one is ("Ten counts plus 10: minus would take the total below zero")."""
+        if intent.value is not None or not nn.value_choices(intent.rank):
+            return intent.value, [], None
+        if len(legal_values) > 1:
+            return None, [], Outcome(question=self.p.text(f"dialog.ask_value.{intent.rank}"),
+                                     pending=intent)
+        if not legal_values:
+            return None, [], None
+        note = self.p.text(f"dialog.only_value.{intent.rank}",
+                           value=self.value_words(legal_values[0]))
+        return legal_values[0], [note], None
 
     @staticmethod
     def _cost(state: nn.State, action: nn.Play) -> int:

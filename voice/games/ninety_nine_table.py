@@ -87,17 +87,10 @@ class NinetyNineTableTalk(NinetyNineTalk):
         if not choices and intent.value is not None:
             return Outcome(refusal=self.p.text("dialog.no_value", rank=self.p.rank(intent.rank)),
                            reason="no_value")
-        notes: List[str] = []
-        value = intent.value
-        if choices and value is None:
-            legal_values = [a.value for a in legal if a.rank == intent.rank]
-            if len(legal_values) > 1:
-                return Outcome(question=self.p.text(f"dialog.ask_value.{intent.rank}"),
-                               pending=intent)
-            if legal_values:
-                value = legal_values[0]
-                notes.append(self.p.text(f"dialog.only_value.{intent.rank}",
-                                         value=self.value_words(value)))
+        value, notes, question = self.settle_value(
+            intent, [a.value for a in legal if a.rank == intent.rank])
+        if question is not None:
+            return question
         action = make(intent.rank, value)
         outcome = checked(table, self.language, state, action,
                           legal if make is table.TablePlay else [])
