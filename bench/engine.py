@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import ninety_nine as nn  # noqa: E402
 from engine.ninety_nine_bots import BOTS, make_bot  # noqa: E402
-from tests.cli_runner import simulate_game as simulate  # noqa: E402
+from voice.games import find_game  # noqa: E402
 from voice.cli.simulate import format_table  # noqa: E402
 
 VARIANTS = ("doksan", "classic")
@@ -132,7 +132,7 @@ def main() -> None:
                   f"{cpu_mean * 1000:>11.3f} {cpu_p99 * 1000:>10.3f}")
     print()
     for variant in VARIANTS:
-        result = simulate(variant, ["strong", "random", "random"], args.games, seed=1)
+        result = find_game(variant).simulate(["strong", "random", "random"], args.games, seed=1)
         print(format_table(result))
         print()
 

@@ -39,8 +39,8 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from tests.speech_clips import RANK_WORDS, VOICES, noise_burst, synthesize_pcm  # noqa: E402
-from voice.games.spec import SHARED_COMMANDS
-from voice.lang import Language
+from voice.dialog.session import phrase_allowed  # noqa: E402
+from voice.lang import Language  # noqa: E402
 from voice.hear.audio import WavSource  # noqa: E402
 from voice.dsp import noise_floor, speech_level_dbfs  # noqa: E402
 from voice.dsp import resample  # noqa: E402
@@ -84,12 +84,8 @@ def in_game_vocabulary(hand_ranks, total: int):
     seat = nn.current_player(state)
 
     menu = TALK.turn(state, seat, None)
-
-    def allowed(intent):   # Session.allowed with no pending question, no move to undo
-        if intent.kind == "command" and intent.name in SHARED_COMMANDS:
-            return intent.name not in ("yes", "no", "undo")
-        return menu.allowed(intent)
-    return GRAMMAR.vocabulary(allowed)
+    # the session's rule with no question waiting and no move to undo
+    return GRAMMAR.vocabulary(lambda intent: phrase_allowed(intent, lambda: menu))
 
 
 def deal(hand_ranks, total: int):

@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 
 from engine import ninety_nine as nn  # noqa: E402
 from speech_clips import synthesize  # noqa: E402
-from voice.games.spec import SHARED_COMMANDS
+from voice.dialog.session import phrase_allowed
 from voice.lang import Language
 from voice.hear.audio import AudioSource, WavSource  # noqa: E402
 from voice.hear.listeners import VoiceListener  # noqa: E402
@@ -172,8 +172,7 @@ def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voic
         state = replace(state, total=40)
         menu = talk.turn(state, 0, None)
         vocabulary = grammar.vocabulary(   # as the session's: no question waits, no undo
-            lambda i: i.name not in ("yes", "no", "undo") if i.kind == "command"
-            and i.name in SHARED_COMMANDS else menu.allowed(i))
+            lambda i: phrase_allowed(i, lambda: menu))
         clip = synthesize(text, voice=voice, speed=150 + 10 * (i % 4))
         chunks = list(WavSource(clip).chunks())
         pcm = np.concatenate(chunks)

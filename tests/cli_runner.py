@@ -21,10 +21,6 @@ def read_events(path: Path):
 
 
 def simulate_game(game: str, bots, games: int, seed: int, options=None, progress=None):
-    """engine.simulate for a registered game, as ``talking-cards simulate`` runs it."""
-    from engine.simulate import simulate
+    """A registered game's bot-only games, as ``talking-cards simulate`` runs them."""
     from voice.games import find_game
-    spec = find_game(game)
-    return simulate(spec.rules, spec.bots, list(bots), games, seed,
-                    options if options is not None else spec.make_options(), game_id=spec.id,
-                    alternate_first_seat=spec.alternate_first_seat, progress=progress)
+    return find_game(game).simulate(bots, games, seed, options, progress)

@@ -6,7 +6,7 @@ import json
 import random
 import sys
 
-from engine.simulate import SimulationError, SimulationResult, simulate, to_json, wilson_interval
+from engine.simulate import SimulationError, SimulationResult, to_json, wilson_interval
 from voice.cli.options import split_list
 from voice.errors import UserError
 from voice.games import find_game
@@ -20,9 +20,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = spec.make_options(lives=args.lives, target=args.target,
                                    house_rules=args.house_rule)
-        result = simulate(spec.rules, spec.bots, kinds, args.games, seed, options,
-                          game_id=spec.id, alternate_first_seat=spec.alternate_first_seat,
-                          progress=progress)
+        result = spec.simulate(kinds, args.games, seed, options, progress)
     except (SimulationError, ValueError) as exc:
         raise UserError(str(exc)) from None
     if progress:

@@ -44,6 +44,21 @@ def echo(text: str) -> str:
     return short + "…" if len(words) > ECHO_WORDS or len(short) < len(" ".join(words)) else short
 
 
+def phrase_allowed(intent: Intent, menu: Callable[[], TurnMenu], asking: bool = False,
+                   can_undo: bool = False) -> bool:
+    """Whether a phrase belongs in the recognizer's vocabulary: "yes" and "no" only while a
+    question waits (fewer words to confuse), "undo" only while a person's move can be taken
+    back (any person at the device may say it), the other shared commands always, everything
+    else as the turn's ``menu()`` says."""
+    if intent.kind == "command" and intent.name in ("yes", "no"):
+        return asking
+    if intent.kind == "command" and intent.name == "undo":
+        return can_undo
+    if intent.kind == "command" and intent.name in SHARED_COMMANDS:
+        return True
+    return menu().allowed(intent)
+
+
 def bot_seed(base: int, seat: int, moves: int) -> int:
     """The seed of a bot's choice: from the game's bot seed, the seat and how many moves
     were made, so a resumed game plays exactly as the unbroken one."""
@@ -121,10 +136,12 @@ class Session:
 
     def menu(self, seat: int) -> TurnMenu:
         """The talk's menu for this state, seat and pending question, computed once."""
-        key = (self.state, seat, self.pending_value)
-        if self._menu is None or self._menu[:3] != key or self._menu[0] is not self.state:
-            self._menu = key + (self.talk.turn(self.state, seat, self.pending_value),)
-        return self._menu[3]
+        cached = self._menu
+        if cached is None or cached[0] is not self.state or cached[1:3] != (seat,
+                                                                             self.pending_value):
+            cached = self._menu = (self.state, seat, self.pending_value,
+                                   self.talk.turn(self.state, seat, self.pending_value))
+        return cached[3]
 
     def run(self, opening_events: Sequence = ()) -> int:
         self.start(opening_events)
@@ -173,16 +190,10 @@ class Session:
         return True  # no clear answer: watch
 
     def allowed(self, intent: Intent, seat: int) -> bool:
-        """Whether a phrase is in the vocabulary now: "yes" and "no" only answer a question
-        (fewer words to confuse), "undo" only right after one's move, the other shared
-        commands always, everything else as the turn's menu says."""
-        if intent.kind == "command" and intent.name in ("yes", "no"):
-            return self.pending_confirm is not None or self.pending_quit
-        if intent.kind == "command" and intent.name == "undo":
-            return self.undo_point is not None  # one device: any person at it may say it
-        if intent.kind == "command" and intent.name in SHARED_COMMANDS:
-            return True
-        return self.menu(seat).allowed(intent)
+        """Whether a phrase is in the vocabulary now (see ``phrase_allowed``)."""
+        return phrase_allowed(intent, lambda: self.menu(seat),
+                              asking=self.pending_confirm is not None or self.pending_quit,
+                              can_undo=self.undo_point is not None)
 
     def close_undo(self) -> None:
         """The chance to take the move back is over: say what was held back."""

@@ -42,21 +42,7 @@ class NinetyNineTalk:
         for action in legal:
             values.setdefault(rank_of(action.card), []).append(action.value)
 
-        def allowed(intent: Intent) -> bool:
-            if intent.kind == "command":
-                return intent.name in self.commands
-            if intent.kind == "rules":
-                return True
-            if intent.kind == "value":
-                return (pending is not None and pending.rank == intent.rank
-                        and intent.value in values.get(intent.rank, ()))
-            if intent.kind == "play" and intent.suit is None:
-                if intent.value is None:
-                    return intent.rank in values
-                return intent.value in values.get(intent.rank, ())
-            return False
-
-        return TurnMenu(allowed, lambda intent: self._resolve(intent, state, seat, pending,
+        return TurnMenu(lambda intent: self.card_allowed(intent, values, pending), lambda intent: self._resolve(intent, state, seat, pending,
                                                                legal))
 
     def _resolve(self, intent: Intent, state: nn.State, seat: int, pending: Optional[Intent],
@@ -91,6 +77,22 @@ class NinetyNineTalk:
                 "dialog.costly", phrase=self.phrase(Intent("play", rank=intent.rank, value=value)),
                 lost=self.lives_words(state, cost))
         return outcome
+
+    def card_allowed(self, intent: Intent, values, pending: Optional[Intent]) -> bool:
+        """A question, a card's rules, a rank in ``values`` (rank -> legal values) said
+        with a legal value or none, or a value alone answering "Ten: plus or minus?"."""
+        if intent.kind == "command":
+            return intent.name in self.commands
+        if intent.kind == "rules":
+            return True
+        if intent.kind == "value":
+            return (pending is not None and pending.rank == intent.rank
+                    and intent.value in values.get(intent.rank, ()))
+        if intent.kind == "play" and intent.suit is None:
+            if intent.value is None:
+                return intent.rank in values
+            return intent.value in values.get(intent.rank, ())
+        return False
 
     def settle_value(self, intent: Intent, legal_values: Sequence[Optional[int]]
                      ) -> Tuple[Optional[int], List[str], Optional[Outcome]]:

@@ -37,24 +37,13 @@ class NinetyNineTableTalk(NinetyNineTalk):
         can_take_back = state.previous is not None
 
         def allowed(intent: Intent) -> bool:
-            if intent.kind == "command":
-                return intent.name in self.commands
-            if intent.kind == "rules":
-                return True
-            if intent.kind == "value":
-                if pending is not None and pending.kind == "move":
-                    return pending.rank == intent.rank
-                return (pending is not None and pending.rank == intent.rank
-                        and intent.value in values.get(intent.rank, ()))
-            if intent.kind == "play" and intent.suit is None:
-                if intent.value is None:
-                    return intent.rank in values
-                return intent.value in values.get(intent.rank, ())
+            if intent.kind == "value" and pending is not None and pending.kind == "move":
+                return pending.rank == intent.rank  # "no, it was a ten": plus or minus?
             if intent.kind == "move":
                 if intent.name == "set_total":
                     return intent.value is not None and intent.value <= 98
                 return intent.name in ("take_back", "correct") and can_take_back
-            return False
+            return self.card_allowed(intent, values, pending)
 
         return TurnMenu(allowed, lambda intent: self._resolve_table(intent, state, pending,
                                                                      legal))

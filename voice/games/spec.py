@@ -129,6 +129,15 @@ class GameSpec:
     def players(self) -> Tuple[int, int]:
         return tuple(self.rules.PLAYERS)
 
+    def simulate(self, kinds: Sequence[str], games: int, seed: int, options: Any = None,
+                 progress: Optional[Callable[[int, int], None]] = None):
+        """Bot-only games of this game (``engine.simulate``); options: the game's defaults."""
+        from engine.simulate import simulate
+        return simulate(self.rules, self.bots, list(kinds), games, seed,
+                        options if options is not None else self.make_options(),
+                        game_id=self.id, alternate_first_seat=self.alternate_first_seat,
+                        progress=progress)
+
 
 def unique(items) -> List[str]:
     out: List[str] = []

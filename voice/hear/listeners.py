@@ -215,14 +215,14 @@ def heard_from(hypothesis: Hypothesis, opinion=None) -> Heard:
 def second_opinion(recognizer: Recognizer, pcm: np.ndarray,
                    vocabulary: Sequence[str]) -> Callable[[Sequence[str]], str]:
     """Decode the utterance again against ``phrases`` (the best reading, or "" when the
-    recognizer rejects it all), then give the recognizer back the turn's vocabulary."""
-    audio = pcm.astype("<i2").tobytes()
-    kept = list(vocabulary)
+    recognizer rejects it all), then give the recognizer back the turn's vocabulary. Nothing
+    is copied unless it is asked: most utterances never are."""
+    kept = vocabulary  # the listener replaces its list on a change, never edits it
 
     def ask(phrases: Sequence[str]) -> str:
         try:
             recognizer.set_vocabulary(phrases)
-            return recognizer.recognize(audio).text
+            return recognizer.recognize(pcm.astype("<i2").tobytes()).text
         finally:
             recognizer.set_vocabulary(kept)
     return ask
