@@ -4,12 +4,13 @@ from __future__ import annotations
 import pytest
 
 from tests.speech_clips import VOICES, game_vocabulary, join, noise_burst, synthesize_pcm
-from voice.lang import Language
+from voice.lang import Language, available
 from voice.hear.audio import chunk_array
+from voice.hear.choose import make_recognizer
 from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT
 from voice.errors import RecognizerError
 from voice.hear.segmenter import Segmenter
-from voice.hear.sphinx import SphinxRecognizer
+from voice.hear.sphinx import SphinxRecognizer, SphinxVerdict
 
 HAND = ("seven", "ten", "king")
 GRAMMAR = Language.load("en").grammar
@@ -101,3 +102,57 @@ def test_bad_input_gives_clear_errors_or_empty_readings(tmp_path):
     assert r.recognize(b"\x00\x01" * 100).text == ""
     with pytest.raises(RecognizerError, match="missing"):
         SphinxRecognizer(model_dir=str(tmp_path))
+
+
+# ------------------------------------------------------------------ per-language verdicts
+
+EMBEDDED = [c for c in available() if Language.load(c).sphinx_pronunciations is not None]
+
+
+def test_english_keeps_the_verdict_it_was_fitted_with():
+    verdict = SphinxVerdict.from_data(Language.load("en").sphinx_verdict)
+    assert verdict == SphinxVerdict({"gpf": 0.1, "silsp": -3.75, "phone_err": -7.25},
+                                    -8.04, -8.44, -10.19)
+    assert SphinxRecognizer(Language.load("en").sphinx_pronunciations).verdict == verdict
+
+
+@pytest.mark.parametrize("code", EMBEDDED)
+def test_each_language_has_its_own_verdict_and_the_recognizer_uses_it(code):
+    language = Language.load(code)
+    recognizer, _ = make_recognizer(language, backend="sphinx")
+    assert recognizer.verdict == SphinxVerdict.from_data(language.sphinx_verdict)
+    if code != "en":   # fitted on the language's own calibration voices, not English's
+        assert recognizer.verdict != SphinxVerdict.from_data(Language.load("en").sphinx_verdict)
+
+
+def test_the_same_features_are_judged_by_the_language_data():
+    en, tr = (SphinxVerdict.from_data(Language.load(c).sphinx_verdict) for c in ("en", "tr"))
+    assert en.lenient_accept != tr.lenient_accept
+    # a reading scoring between the two languages' push-to-talk thresholds
+    between = (en.lenient_accept + tr.lenient_accept) / 2
+    feats = {"gpf": between / en.weights["gpf"], "silsp": 0.0, "phone_err": 0.0, "modulation": 10.0}
+    feats["score"] = en.score(feats)
+    verdicts = {v.judge(dict(feats, score=v.score(feats)), strict=False) for v in (en, tr)}
+    assert ACCEPT in verdicts and len(verdicts) == 2
+
+
+def test_a_turkish_clip_is_judged_by_turkish_numbers():
+    tr = Language.load("tr")
+    recognizer, _ = make_recognizer(tr, backend="sphinx")
+    recognizer.set_vocabulary(["dokuz", "papaz", "on arti", "toplam", "sira kimde"])
+    hyp = recognizer.recognize(synthesize_pcm("dokuz", voice="tr+m3", speed=175).tobytes())
+    assert hyp.text == "dokuz"
+    assert hyp.verdict == recognizer.verdict.judge(recognizer.last_features, recognizer.strict)
+    assert recognizer.last_features["score"] == pytest.approx(
+        recognizer.verdict.score(recognizer.last_features))
+
+
+@pytest.mark.parametrize("data,problem", [
+    ({"weights": {"gpf": 0.1}, "strict_accept": -8, "lenient_accept": -9, "confirm": -10},
+     "incomplete"),
+    ({"weights": {"gpf": 0.1, "silsp": -3, "phone_err": -7}, "strict_accept": -9,
+      "lenient_accept": -8, "confirm": -10}, "out of order"),
+])
+def test_malformed_verdict_data_is_one_clear_error(data, problem):
+    with pytest.raises(RecognizerError, match=problem):
+        SphinxRecognizer(Language.load("en").sphinx_pronunciations, verdict=data)

@@ -15,7 +15,8 @@ def make_recognizer(language: Language, backend: str = "auto", model_path: Optio
     """(recognizer, notice or None). RecognizerError (one sentence) when none can work.
 
     With push-to-talk the player means every utterance, so PocketSphinx accepts on its
-    lenient thresholds; an open microphone keeps the strict ones (no off-topic move)."""
+    lenient thresholds; an open microphone keeps the strict ones (no off-topic move). The
+    thresholds are the language's own (``Language.sphinx_verdict``)."""
     from voice.hear.models import find_model, resolve_model
     embedded = language.sphinx_pronunciations is not None
     problem = ""
@@ -38,4 +39,5 @@ def make_recognizer(language: Language, backend: str = "auto", model_path: Optio
         notice = language.phrases.text("notices.embedded_recognizer", lang=language.tag)
         if find_model(language.tag) is not None:  # a model is there but unusable: say why
             notice = f"{problem} {notice}"
-    return SphinxRecognizer(language.sphinx_pronunciations, strict=not push_to_talk), notice
+    return SphinxRecognizer(language.sphinx_pronunciations, strict=not push_to_talk,
+                            verdict=language.sphinx_verdict), notice

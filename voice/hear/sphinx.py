@@ -15,14 +15,17 @@ verdict comes from features that compare the two decodings (see ``_features``):
 - ``phone_err``: edit distance between the phones the loop heard under the phrase and the
   phrase's dictionary pronunciation, per phone.
 A steady sound (a hum) is rejected by its flat level.  The features are combined into one
-score (``SCORE_WEIGHTS``) compared with ``THRESHOLDS``.
+score whose weights and thresholds are the language's data (``SphinxVerdict``, from the
+``sphinx_verdict`` entry of its ``language.json``): the same English acoustic model fits
+Turkish words less well than English ones, so each language has its own numbers.
 
-Everything was fitted on synthesized speech only (``python3 bench/recognition.py
---calibrate``: 6 espeak-ng voices, clean, at 20 dB SNR and through an 8 kHz telephone band,
-random in-game commands and every bare rank, against CALIBRATION_OFF_TOPIC, "yes"/"no" said
-when no question waits, and noises); the benchmark reports held-out phrases and the FSDD
-recordings, never used for calibration.  Utterances are conditioned first: a noise floor
-25 dB under the speech evens out the room and the channel (``condition_snr_db``).
+They are fitted on synthesized speech only (``python3 bench/recognition.py [--lang L]
+--calibrate``: that language's calibration espeak-ng voices, clean, at 20 dB SNR and through
+an 8 kHz telephone band, random in-game commands and every bare rank, against the bench's
+calibration off-topic list, "yes"/"no" said when no question waits, and noises); the
+benchmark reports held-out voices, held-out phrases and the FSDD recordings, never used for
+calibration.  Utterances are conditioned first: a noise floor 25 dB under the speech evens
+out the room and the channel (``condition_snr_db``).
 """
 from __future__ import annotations
 
@@ -32,28 +35,67 @@ import os
 import re
 import warnings
 from collections import OrderedDict
-from typing import Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from voice.dsp import add_noise
 from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer
 from voice.errors import RecognizerError
+from voice.lang import fallback_sphinx_verdict
 
 _FILLERS = ("<sil>", "<s>", "</s>", "[NOISE]", "+NSN+", "+SPN+", "+UM+", "+UH+", "++NOISE++")
 
-# From ``python3 bench/recognition.py --calibrate`` (773 right readings, 423 of them moves;
-# 253 off-topic readings, 83 of them would-be moves, the highest -8.44 "well done" -> "play
-# seven"): the grid weights that let the most right moves clear every off-topic move
-# (80.6% clean, 74.8% through the telephone band).  The session answers a question or a
-# command at CONFIRM as at ACCEPT, so only moves need that margin.
-SCORE_WEIGHTS = {"gpf": 0.1, "silsp": -3.75, "phone_err": -7.25}
-# (strict accept, lenient accept, confirm): strict (open microphone) 0.4 above the highest
-# off-topic move, for phrases never seen; lenient (push-to-talk: the player means to speak)
-# at it; below "confirm" (the lowest 5% of right readings) the answer is "say that again".
-THRESHOLDS = (-8.04, -8.44, -10.19)
 MIN_MODULATION_DB = 2.5   # steadier than this is a hum or a fan, not speech
 _MAX_SEARCHES = 8         # grammars kept ready: a game cycles through a few vocabularies
+
+
+@dataclass(frozen=True)
+class SphinxVerdict:
+    """How one language's features become a verdict: ``score`` is the weighted sum of the
+    features; at or above ``strict_accept`` (open microphone: above every calibration
+    off-topic move, with a margin) or ``lenient_accept`` (push-to-talk: the player means to
+    speak) a reading is ACCEPTed, at or above ``confirm`` it is CONFIRMed, below it REJECTed."""
+
+    weights: Mapping[str, float]
+    strict_accept: float
+    lenient_accept: float
+    confirm: float
+
+    FEATURES = ("gpf", "silsp", "phone_err")
+
+    @classmethod
+    def from_data(cls, data: Mapping) -> "SphinxVerdict":
+        """From a ``sphinx_verdict`` entry; RecognizerError (one sentence) when malformed."""
+        try:
+            weights = {k: float(data["weights"][k]) for k in cls.FEATURES}
+            verdict = cls(weights, float(data["strict_accept"]), float(data["lenient_accept"]),
+                          float(data["confirm"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecognizerError("The recognizer's verdict settings are incomplete (%s)." % exc) from None
+        if not verdict.strict_accept >= verdict.lenient_accept >= verdict.confirm:
+            raise RecognizerError("The recognizer's verdict thresholds are out of order.")
+        return verdict
+
+    def score(self, feats: Mapping[str, float]) -> float:
+        return sum(self.weights[k] * feats[k] for k in self.FEATURES)
+
+    def confidence(self, score: float) -> float:
+        """A logistic squash around the confirm threshold: 0.5 there, 0.9 at strict accept."""
+        slope = math.log(9.0) / max(1e-6, self.strict_accept - self.confirm)
+        return 1.0 / (1.0 + math.exp(-(score - self.confirm) * slope))
+
+    def judge(self, feats: Mapping[str, float], strict: bool = True) -> str:
+        """The verdict for an utterance's features (``last_features``) at either setting."""
+        if "score" not in feats or feats.get("modulation", 0.0) < MIN_MODULATION_DB:
+            return REJECT
+        if feats["score"] >= (self.strict_accept if strict else self.lenient_accept) \
+                and not feats.get("fallback"):
+            return ACCEPT
+        if feats["score"] >= self.confirm:
+            return CONFIRM
+        return REJECT
 
 
 class SphinxRecognizer(Recognizer):
@@ -68,14 +110,19 @@ class SphinxRecognizer(Recognizer):
     condition_snr_db: Optional[float] = 25.0
 
     def __init__(self, pronunciations: Optional[os.PathLike] = None, model_dir: Optional[str] = None,
-                 strict: bool = True, options: Optional[Dict[str, object]] = None):
+                 strict: bool = True, options: Optional[Dict[str, object]] = None,
+                 verdict: Optional[Mapping] = None):
         """``strict`` (open microphone) accepts only readings that score above every off-topic
         utterance of the calibration set; ``strict=False`` suits push-to-talk, where the
         player means to speak and fewer confirmations are asked.
+        ``verdict``: the language's ``sphinx_verdict`` data (its ``Language`` says); without
+        it, the fallback language's.
         ``pronunciations``: the language's extra dictionary entries (its ``Language`` says;
         English adds accents cmudict lacks: soft onsets, non-rhotic endings).
         ``options`` are extra PocketSphinx settings (for experiments), e.g. {"cmn": "live"}."""
         self.strict = strict
+        self.verdict = SphinxVerdict.from_data(verdict if verdict is not None
+                                               else fallback_sphinx_verdict())
         try:
             import pocketsphinx
         except ImportError:
@@ -195,26 +242,11 @@ class SphinxRecognizer(Recognizer):
                           free_text=_phones(psegs))
 
     def _verdict(self, feats: Dict[str, float]) -> Tuple[str, float]:
-        feats["score"] = sum(SCORE_WEIGHTS[k] * feats[k] for k in SCORE_WEIGHTS)
-        strict_at, _, confirm_at = THRESHOLDS
-        # A logistic squash around the confirm threshold: 0.5 there, 0.9 at strict accept.
-        slope = math.log(9.0) / (strict_at - confirm_at)
-        confidence = 1.0 / (1.0 + math.exp(-(feats["score"] - confirm_at) * slope))
+        feats["score"] = self.verdict.score(feats)
+        confidence = self.verdict.confidence(feats["score"])
         if feats["modulation"] < MIN_MODULATION_DB:
             confidence = min(confidence, 0.1)
-        return self.judge_features(feats, self.strict), confidence
-
-    @staticmethod
-    def judge_features(feats: Dict[str, float], strict: bool = True) -> str:
-        """The verdict for an utterance's features (``last_features``) at either setting."""
-        if "score" not in feats or feats.get("modulation", 0.0) < MIN_MODULATION_DB:
-            return REJECT
-        strict_at, lenient_at, confirm_at = THRESHOLDS
-        if feats["score"] >= (strict_at if strict else lenient_at) and not feats.get("fallback"):
-            return ACCEPT
-        if feats["score"] >= confirm_at:
-            return CONFIRM
-        return REJECT
+        return self.verdict.judge(feats, self.strict), confidence
 
     def _nbest_phrases(self, n_frames: int, depth: int = 200) -> List[Tuple[str, float]]:
         """Distinct whole phrases of the last grammar decoding's n-best list, best first,

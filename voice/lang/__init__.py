@@ -9,8 +9,10 @@
   English sentences, so an unfinished catalog never fails mid-game; the language test lists
   every key a language still takes from English;
 * from ``language.json``: the TTS voice, the games it covers, the PocketSphinx
-  pronunciations when the embedded English acoustic model can hear it, and the letter
-  folding the Vosk verdict uses to compare readings.
+  pronunciations when the embedded English acoustic model can hear it with the weights and
+  thresholds of its verdict (``sphinx_verdict``, fitted per language by
+  ``bench/recognition.py --lang L --calibrate``; a language without its own takes
+  English's), and the letter folding the Vosk verdict uses to compare readings.
 
 >>> en = Language.load("EN_us")
 >>> en.code, en.tag, en.grammar.parse("ten minus").value
@@ -62,6 +64,11 @@ def load_language_data(code: str, kind: str, parts: Optional[Sequence[str]] = No
     return data
 
 
+def fallback_sphinx_verdict() -> Dict[str, Any]:
+    """The embedded recognizer's verdict data of the fallback language (English)."""
+    return _read_json(LANG_DIR / FALLBACK / "language.json")["sphinx_verdict"]
+
+
 def find_code(tag: str) -> str:
     """The folder of a language tag: itself, a language's alias, or its base; ValueError."""
     wanted = normalize_tag(tag)
@@ -90,7 +97,8 @@ class Language:
     sound_fold: Mapping[str, str] = field(default_factory=dict)  # letters Vosk may confuse
     silent_letters: str = ""   # letters the Vosk comparison skips
     english_allowed: Tuple[str, ...] = ()  # phrase keys that may stay English, and why
-    confirm_every_move: bool = False  # spoken moves always read back (verdict not fitted here)
+    confirm_every_move: bool = False  # spoken moves always read back (real speakers unmeasured)
+    sphinx_verdict: Mapping[str, Any] = field(default_factory=fallback_sphinx_verdict)
 
     @classmethod
     def load(cls, tag: str = FALLBACK, parts: Optional[Sequence[str]] = None) -> "Language":
@@ -113,4 +121,5 @@ class Language:
             silent_letters=about.get("silent_letters", ""),
             english_allowed=tuple(about.get("english_allowed", {})),
             confirm_every_move=bool(about.get("confirm_every_move", False)),
+            sphinx_verdict=about.get("sphinx_verdict") or fallback_sphinx_verdict(),
         )
