@@ -241,7 +241,7 @@ def start_play(args: argparse.Namespace) -> int:
         if not args.resume:
             opening = spec.rules.opening_events(state)
             speaker.say(opening_line(language, spec, state))
-        talk = spec.talk(language, strict_memory=args.strict_memory,
+        talk = spec.talk(language, strict_memory=strict_memory(args, spec),
                          verbose=args.verbose or settings.verbosity == "verbose")
         bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
         pace = args.pace if args.pace is not None else (
@@ -261,11 +261,20 @@ def start_play(args: argparse.Namespace) -> int:
             state = spec.rules.new_game([s.name for s in seats], state.options, seed=bot_seed)
             opening = spec.rules.opening_events(state)
             speaker.say(opening_line(language, spec, state))
-            talk = spec.talk(language, strict_memory=args.strict_memory, verbose=talk.verbose)
+            talk = spec.talk(language, strict_memory=strict_memory(args, spec),
+                             verbose=talk.verbose)
         speaker.wait_until_quiet(30.0)
         if writable and (speaker.rate_wpm, speaker.volume) != (rate, volume):
             _remember_voice(speaker)  # "slower", "louder" in the game: kept for next time
         return code
+
+
+def strict_memory(args: argparse.Namespace, spec: GameSpec) -> bool:
+    """No reminders of points: asked with --strict-memory in play, and the rule at a real
+    table unless --assist asks for them."""
+    if spec.table_of:
+        return not getattr(args, "assist", False)
+    return args.strict_memory
 
 
 def _check_table(spec: GameSpec, seats: List[Seat], language: Language) -> None:
