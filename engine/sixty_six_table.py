@@ -289,7 +289,7 @@ def unseen(state: State) -> FrozenSet[str]:
 
 def consistent(state: State) -> bool:
     """Can the unseen cards be dealt into the two hands and the stock, each hand holding
-    its known cards and none it is barred from? (Hall's condition for the three places:
+    its known cards and none it is barred from (a known card barred cannot be)? (Hall's condition for the three places:
     each hand's free places, and both together, need enough cards they may hold.)
 
     >>> s = apply(new_game(["Ann", "Bob"]), TableTrump("9H"))[0]
@@ -297,6 +297,8 @@ def consistent(state: State) -> bool:
     (True, False)
     """
     pool = unseen(state)
+    if any(set(state.known[seat]) & set(state.barred[seat]) for seat in (0, 1)):
+        return False
     free = [state.hand_sizes[seat] - len(state.known[seat]) for seat in (0, 1)]
     hidden_stock = max(state.stock - 1, 0)
     if min(free) < 0 or sum(free) + hidden_stock != len(pool):
@@ -425,7 +427,7 @@ def _follow_rules(state: State, card: str, led: str, trump: str, must_win: bool)
     (the rules of ``sixty_six.follow_options``), each with the refusal if they cannot lack
     it: with ``must_win_trick`` the higher cards of the led suit; when not following, the led
     suit; when neither following nor trumping, the trumps too."""
-    pool = unseen(state)
+    pool = set(DECK) - set(played(state))  # cards seen in the hand count too
     suit = led[-1]
     if card[-1] == suit:
         if must_win and not beats(card, led, trump):

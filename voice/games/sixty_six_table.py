@@ -96,6 +96,9 @@ class SixtySixTableTalk(SixtySixTalk):
                 return checked(table, self.language, state,
                                ss.Marriage(intent.rank + pending.suit), legal)
             if intent.kind == "move" and intent.name == "trump_card":
+                if not state.dealing:  # "trump is ..." is never a play: refused, said why
+                    return checked(table, self.language, state,
+                                   table.TableTrump(intent.rank + intent.suit), legal)
                 intent = Intent("play", rank=intent.rank, suit=intent.suit)
             if intent.kind == "play" and intent.rank in ss.RANKS and intent.value is None:
                 return self._card(intent, state, suits_for(intent), legal)
@@ -240,6 +243,13 @@ class SixtySixTableTalk(SixtySixTalk):
             return self._last_trick(state)  # seen by everyone: told even with the points secret
         if command == "help":
             return self.t("help")
+        if state.dealing and command != "table":  # no trump yet: Sixty-Six's answers name it
+            return self.p.data["explain"]["sixty-six"][EXPLAINED[command]] \
+                if command in EXPLAINED else self.s("score", target=state.options.target,
+                                                     items=self.score_items(state.players,
+                                                                            state.score)) \
+                if command == "score" else self.p.text("answers.turn",
+                                                       player=state.players[state.turn])
         return super().answer(command, state, seat)
 
     def where_we_are(self, state: table.State, seat: int) -> List[str]:
