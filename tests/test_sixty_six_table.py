@@ -254,6 +254,16 @@ def test_every_real_match_is_accepted_and_scored_alike(seed):
     assert table.is_over(state) and table.State.from_json(state.to_json()) == state
 
 
+def test_what_legal_actions_leaves_out_is_refused_with_a_code():
+    state, _ = replay([table.TableTrump("9H"), ss.Play("AS")])
+    legal = table.legal_actions(state)
+    assert ss.Play("AS") not in legal and ss.Play("9H") not in legal and ss.Play("KS") in legal
+    assert legal[-1] == ss.Claim() and ss.Close() not in legal  # Bob follows: no close
+    with pytest.raises(IllegalAction) as refusal:
+        table.check(state, ss.Play("AS"))
+    assert (refusal.value.code, refusal.value.fields) == ("card_played", {"card": "AS"})
+
+
 def test_a_refused_move_leaves_the_state_as_it_was():
     state, _ = replay([table.TableTrump("9H"), ss.Play("AS")])
     before = state.to_json()
