@@ -13,8 +13,8 @@ hand (``last_trick_bonus_seat``, ``played_out_result``), the game points and the
 functions read under the same names (``won``, ``marriages``, ``trump_suit``, ``closed_by``,
 ``last_trick_winner``, ``last_trick_bonus``, ``score``, ``options``, ``players``). The
 actions are Sixty-Six's (``Play``, ``Marriage``, ``Exchange``, ``Close``, ``Claim``,
-``PlayOn``) plus ``TableTrump`` (the card turned up) and ``TableUndo`` ("take it back"); the
-events are Sixty-Six's too, so an events file reads like one of ``play``.
+``PlayOn``) plus ``TableTrump`` (the card turned up) and the tables' ``TableUndo`` ("take it
+back"); the events are Sixty-Six's too, so an events file reads like one of ``play``.
 
 What can be checked without the hands. A card is refused when it is impossible with one deck:
 already played, lying face up under the stock, or known to be in the other hand (a marriage
@@ -47,6 +47,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from engine import sixty_six as ss
 from engine.api import IllegalAction
+from engine.ninety_nine_table import TableUndo  # "take it back": the same at every table
 from engine.records import Action, Event
 from engine.sixty_six import (
     DECK,
@@ -80,7 +81,7 @@ BOTS: Dict = {}  # no bots: both seats are people at the real table
 HAND_SIZE = 6
 STOCK_SIZE = len(DECK) - 2 * HAND_SIZE  # the face-up trump card included
 
-Pair = Tuple[Tuple[str, ...], Tuple[str, ...]]
+Pair = ss.Pair
 
 
 # --- actions and the events of its own ------------------------------------------------
@@ -92,13 +93,6 @@ class TableTrump(Action):
 
     type = "table_trump"
     card: str
-
-
-@dataclass(frozen=True)
-class TableUndo(Action):
-    """Take the last move back: it was said or heard wrongly."""
-
-    type = "table_undo"
 
 
 @dataclass(frozen=True)
@@ -288,9 +282,10 @@ def unseen(state: State) -> FrozenSet[str]:
 
 
 def consistent(state: State) -> bool:
-    """Can the unseen cards be dealt into the two hands and the stock, each hand holding
-    its known cards and none it is barred from (a known card barred cannot be)? (Hall's condition for the three places:
-    each hand's free places, and both together, need enough cards they may hold.)
+    """Can the unseen cards be dealt into the two hands and the stock, each hand holding its
+    known cards and none it is barred from (a known card barred cannot be)? Hall's condition
+    for the three places: each hand's free places, and both together, need enough cards they
+    may hold (the stock may hold any).
 
     >>> s = apply(new_game(["Ann", "Bob"]), TableTrump("9H"))[0]
     >>> consistent(s), consistent(replace(s, barred=(DECK[:19], ())))
