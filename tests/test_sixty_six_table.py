@@ -69,7 +69,7 @@ def compared(log):
 # --- whole matches through the real command line ---------------------------------------
 
 
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize("seed", [15, 42])  # marriages, an exchange, closes, claims right
 def test_a_whole_match_typed_is_refereed_and_scored_as_the_virtual_game(tmp_path, seed):
     moves, expected = virtual_match(seed)
     events = tmp_path / "events.jsonl"
@@ -93,7 +93,7 @@ def test_a_whole_match_typed_is_refereed_and_scored_as_the_virtual_game(tmp_path
 
 def test_a_whole_match_with_the_house_rules(tmp_path):
     options = ss.Options(must_win_trick=True, no_last_trick_bonus_after_close=True)
-    moves, expected = virtual_match(5, options)
+    moves, expected = virtual_match(12, options)
     events = tmp_path / "events.jsonl"
     lines = [line for move in moves for line in typed(move)]
     result = talking_cards("table", "--game", "sixty-six", "--players", PLAYERS, "--mute",
@@ -137,6 +137,25 @@ def test_a_hand_with_a_marriage_and_a_claim(tmp_path):
     assert "Ayşe claims sixty-six with 69 points: correct." in out
     assert "Card points are yours to count" in out  # "points" without --assist
     assert "Card points: Ayşe" not in out
+
+
+def test_a_marriage_into_66_opens_the_claim_window(tmp_path):
+    events = tmp_path / "events.jsonl"
+    said = HAND[:7] + ["marriage in hearts", "king", "nine of diamonds", "play on", "9d"]
+    result = talking_cards("table", "--game", "sixty-six", "--players", PLAYERS, "--mute",
+                           "--events", str(events), stdin="\n".join(said) + "\n")
+    assert result.returncode == 0, result.stderr
+    log = [e for e in read_events(events) if e["type"] in ("marriage", "play", "play_on",
+                                                            "rejected", "trick")][9:]
+    assert log == [
+        {"type": "marriage", "player": "Ayşe", "suit": "H", "points": 40, "credited": True},
+        {"type": "play", "player": "Ayşe", "card": "KH"},
+        {"type": "rejected", "player": "Ayşe", "input": "nine of diamonds",
+         "reason": "claim_window"},
+        {"type": "play_on", "player": "Ayşe"},
+        {"type": "play", "player": "Bob", "card": "9D"},
+        {"type": "trick", "winner": "Ayşe", "cards": ["KH", "9D"], "points": 4}]
+    assert "Ayşe declared a marriage: say sixty six to claim now, or play on." in result.stdout
 
 
 def test_assist_tells_the_points_after_each_trick_and_on_request(tmp_path):
