@@ -222,9 +222,10 @@ def test_sixty_six_is_a_table_choice_with_its_help():
     result = talking_cards("table", "--game", "sixty-six", "--players", "Ann,Bob,Cem", "--mute")
     assert result.returncode == 2 and "exactly two players" in result.stderr
     result = talking_cards("table", "--game", "sixty-six", "--players", PLAYERS, "--mute",
-                           stdin="help\nrules\n")
+                           stdin="help\nrules\nmy cards\n")
     assert result.returncode == 0, result.stderr
     assert "The dealer says the trump card" in result.stdout
+    assert "The cards are in your hands: I see only what is played and shown." in result.stdout
 
 
 # --- by voice ----------------------------------------------------------------------------

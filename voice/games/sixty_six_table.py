@@ -22,8 +22,8 @@ from voice.games.sixty_six import SixtySixTalk
 from voice.games.spec import EXPLAINED, Outcome, TurnMenu, checked, unique
 from voice.understand.grammar import Intent
 
-COMMANDS = ("trump", "table", "points", "tricks", "stock", "score", "last_trick", "turn",
-            "help") + tuple(EXPLAINED)
+COMMANDS = ("hand", "trump", "table", "points", "tricks", "stock", "score", "last_trick",
+            "turn", "help") + tuple(EXPLAINED)
 MOVES = {"exchange": ss.Exchange(), "close": ss.Close(), "claim": ss.Claim(),
          "play_on": ss.PlayOn(), "take_back": table.TableUndo()}
 OWN_EVENTS = ("hand_start", "deal", "trick", "stock_left", "taken_back")
@@ -243,6 +243,8 @@ class SixtySixTableTalk(SixtySixTalk):
             return self._last_trick(state)  # seen by everyone: told even with the points secret
         if command == "help":
             return self.t("help")
+        if command == "hand":  # "my cards": the referee never sees them
+            return self.t("no_hands")
         if state.dealing and command != "table":  # no trump yet: Sixty-Six's answers name it
             return self.p.data["explain"]["sixty-six"][EXPLAINED[command]] \
                 if command in EXPLAINED else self.s("score", target=state.options.target,
