@@ -135,6 +135,11 @@ def _offered(language: Language) -> List[GameSpec]:
     return [spec for spec in VIRTUAL_GAMES.values() if spec.id in language.games]
 
 
+def _offered_tables(language: Language) -> List[GameSpec]:
+    """The table modes the start menu offers: those the language has words for."""
+    return [spec for spec in GAMES.values() if spec.table_of and spec.id in language.games]
+
+
 def _remembered_game(settings: Settings, language: Language) -> GameSpec:
     offered = _offered(language)
     return next((spec for spec in offered if spec.id == settings.game),
@@ -221,19 +226,21 @@ def start_play(args: argparse.Namespace) -> int:
         speaker = open_speaker(args, language, stack)
         listener, voice_failure = open_listener(args, language, speaker, stack)
         if menu:
-            choice = Menu(language, listener, speaker, _offered(language), settings).run()
+            choice = Menu(language, listener, speaker, _offered(language), settings,
+                          _offered_tables(language)).run()
             if choice is None:  # quit in the menu
                 speaker.wait_until_quiet(10.0)
                 return 0
             spec = GAMES[choice.game]
             if spec.words:
                 language = load_language(args.lang, spec)
-            seats = _table(spec, choice.names, ["strong"] * choice.opponents)
             args.lives, args.target = choice.lives, choice.target
-            state = _new_state(spec, args, seats, bot_seed)
-            _check_table(spec, seats, language)
-            if writable:
-                _remember(settings, choice)
+            if not spec.table_of:  # a real table: its names are asked next
+                seats = _table(spec, choice.names, ["strong"] * choice.opponents)
+                state = _new_state(spec, args, seats, bot_seed)
+                _check_table(spec, seats, language)
+                if writable:
+                    _remember(settings, choice)
         if state is None:  # a real table without --players: the names, one by one
             seats = _ask_names(listener, speaker, language, spec)
             state = _new_state(spec, args, seats, bot_seed)
