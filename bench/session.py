@@ -122,10 +122,10 @@ def answer(heard, grammar, talk, state):
     return talk.announce(events, after, [0])
 
 
-def hands_free(recognizer, vocabulary, chunks, speech_end_s):
+def hands_free(recognizer, vocabulary, chunks, speech_end_s, pause_s):
     """Seconds from the end of speech to the listener's answer (None: nothing was cut)."""
     source = PacedSource(chunks)
-    listener = VoiceListener(source, Segmenter(), recognizer)
+    listener = VoiceListener(source, Segmenter(pause_s=pause_s), recognizer)
     try:
         heard = listener.listen(vocabulary, "")
         return heard, time.perf_counter() - (source.started + speech_end_s)
@@ -133,7 +133,7 @@ def hands_free(recognizer, vocabulary, chunks, speech_end_s):
         listener.close()
 
 
-def push_to_talk(recognizer, vocabulary, chunks, release_at):
+def push_to_talk(recognizer, vocabulary, chunks, release_at, pause_s):
     """Seconds from the key release (after chunk ``release_at - 1``) to the answer."""
     read_end, write_end = os.pipe()
     released = []
@@ -145,7 +145,7 @@ def push_to_talk(recognizer, vocabulary, chunks, release_at):
     os.write(write_end, b"\n")  # the key is down from the start (the clip has lead noise)
     source = PacedSource(chunks, {release_at: release})
     with os.fdopen(read_end) as keys:
-        listener = VoiceListener(source, Segmenter(hands_free=False), recognizer,
+        listener = VoiceListener(source, Segmenter(hands_free=False, pause_s=pause_s), recognizer,
                                  push_to_talk=True, keys=keys)
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # its "Enter to talk" prompts
@@ -159,11 +159,16 @@ def push_to_talk(recognizer, vocabulary, chunks, release_at):
 def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voice="en-us"):
     """Rows of seconds by mode, the first-sound delays, and the decoding left after each
     utterance: "streamed" (end() in the listener) against "whole" (the cut utterance
-    decoded at once, as the listener did before streaming), on the same clips."""
+    decoded at once, as the listener did before streaming), on the same clips.  Each mode
+    runs twice: as before (no reading at pauses: ``pause_s`` None) and as now (the segmenter's
+    default pause: hands-free ends at a pause when the reading is a whole phrase, and the
+    reading made at the last pause answers if nothing was said after it)."""
     language = Language.load(lang)
     grammar, talk = language.grammar, NinetyNineTalk(language)
     recognizer = EndTimer(recognizer or SphinxRecognizer(Language.load("en").sphinx_pronunciations))
-    rows = {"hands-free": [], "push-to-talk": []}
+    pause_now = Segmenter().pause_s
+    rows = {f"{mode}, {when}": [] for mode in ("hands-free", "push-to-talk")
+            for when in ("before", "now")}
     decoding = {"streamed": [], "whole": []}
     sound = []
     for i in range(n):
@@ -181,23 +186,28 @@ def latency(n, speaker=None, lang="en", recognizer=None, commands=COMMANDS, voic
         silence = np.zeros(16000, dtype=np.int16) + np.random.default_rng(i).normal(
             0, 40, 16000).astype(np.int16)
         after = [silence[j:j + 480] for j in range(0, len(silence), 480)]
-        for mode in ("hands-free", "push-to-talk"):
-            if mode == "hands-free":
-                heard, wait_s = hands_free(recognizer, vocabulary, chunks + after, speech_end_s)
-                decoding["streamed"].append(recognizer.ends[-1])
+        for mode in rows:
+            pause_s = pause_now if mode.endswith("now") else None
+            if mode.startswith("hands-free"):
+                ends = len(recognizer.ends)
+                heard, wait_s = hands_free(recognizer, vocabulary, chunks + after, speech_end_s,
+                                           pause_s)
+                if pause_s is None and len(recognizer.ends) > ends:
+                    decoding["streamed"].append(recognizer.ends[-1])
             else:
-                heard, wait_s = push_to_talk(recognizer, vocabulary, chunks + after, len(chunks))
+                heard, wait_s = push_to_talk(recognizer, vocabulary, chunks + after, len(chunks),
+                                             pause_s)
             if heard is None:
                 continue
             t0 = time.perf_counter()
             said = answer(heard, grammar, talk, state)
             rows[mode].append(wait_s + time.perf_counter() - t0)
-            if speaker is not None and mode == "push-to-talk" and said:
+            if speaker is not None and mode == "push-to-talk, now" and said:
                 speaker.say(said[0])
                 speaker.wait_until_quiet(10)
                 if speaker.last_start_delay is not None:
                     sound.append(speaker.last_start_delay)
-        cut = Segmenter().segment(chunks + after)
+        cut = Segmenter(pause_s=None).segment(chunks + after)
         utterance = next(iter(cut), None)
         if utterance is not None:
             t0 = time.perf_counter()
@@ -262,13 +272,13 @@ def main():
     print()
     print("Latency from the end of speech or key release to the answer (ms): segmenter wait +"
           " decoding left + dialog + engine")
-    print(f"{'recognizer':22} {'mode':14} {'n':>4} {'mean':>7} {'p95':>7} {'max':>7}")
+    print(f"{'recognizer':22} {'mode':22} {'n':>4} {'mean':>7} {'p95':>7} {'max':>7}")
     for name, table in (("PocketSphinx en-us", rows), ("Vosk (Korean model)", vosk_rows)):
         for mode, values in table.items():
             if not values:
                 continue
             ms = [v * 1000 for v in values]
-            print(f"{name:22} {mode:14} {len(ms):4d} {statistics.mean(ms):7.0f} "
+            print(f"{name:22} {mode:22} {len(ms):4d} {statistics.mean(ms):7.0f} "
                   f"{percentile(ms, 95):7.0f} {max(ms):7.0f}")
     print()
     print("Decoding left once the utterance is cut (ms), on the same clips: streamed (the"

@@ -115,6 +115,15 @@ def join(clips: Sequence[np.ndarray], gap_s: float = 1.0, rate: int = 16000,
     return np.clip(np.round(np.concatenate(parts)), -32768, 32767).astype(np.int16)
 
 
+def in_noise(words: np.ndarray, gap_s: float = 1.0, below_db: float = 35.0) -> np.ndarray:
+    """Words (with pauses of digital silence between them) in a noise floor ``below_db``
+    under their level, which also lies under the words, and ``gap_s`` of it on each side."""
+    floor = level_dbfs(words) - below_db
+    noisy = words.astype(np.float64) + noise_floor(len(words), floor, seed=7)
+    return join([np.clip(np.round(noisy), -32768, 32767).astype(np.int16)], gap_s=gap_s,
+                noise_dbfs=floor)
+
+
 def noise_burst(kind: str = "cough", rate: int = 16000, level_dbfs: float = -20.0,
                 noise_db: float = -35.0, pad_s: float = 0.3, seed: int = 0) -> np.ndarray:
     """A non-speech sound inside a noise floor ``noise_db`` below it: "cough" (a 0.3 s shaped

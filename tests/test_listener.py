@@ -7,6 +7,7 @@ writes down which calls the listener made and in which thread, the answers are t
 """
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -14,7 +15,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.speech_clips import espeak_available, game_vocabulary, join, synthesize_pcm
+from tests.speech_clips import espeak_available, game_vocabulary, in_noise, join, synthesize_pcm
 from voice.lang import Language
 from voice.hear.audio import AudioSource, chunk_array
 from voice.dsp import level_dbfs
@@ -90,6 +91,18 @@ class CallLog:
         self._note("end")
         return self.recognizer.end()
 
+    def peek(self, then=b""):
+        self._note("peek")
+        return self.recognizer.peek(then)
+
+    def cancel(self):
+        self._note("cancel")
+        self.recognizer.cancel()
+
+    def ended(self):
+        """Utterances finished, with a decoding at the end or with the reading of a pause."""
+        return self.names().count("end") + self.names().count("cancel")
+
     def names(self):
         return [name for name, _ in self.calls]
 
@@ -163,7 +176,8 @@ def test_speech_is_fed_while_it_is_spoken_and_ends_with_the_utterance(sphinx):
     finally:
         listener.close()
     assert heard.text == "play the seven" and not heard.typed
-    assert recognizer.names()[-1] == "end" and recognizer.names().count("begin") == 1
+    assert recognizer.names()[-1] in ("end", "cancel") and recognizer.names().count("begin") == 1
+    assert recognizer.ended() == 1
     # Every recognizer call was made by the thread waiting in listen().
     assert {thread for _, thread in recognizer.calls} == {"game loop"}
 
@@ -184,8 +198,8 @@ def test_a_discarded_burst_is_ended_and_has_no_effect(sphinx):
         listener.close()
     assert heard.text == "king"
     names = recognizer.names()
-    assert names.count("begin") == 2 and names.count("end") == 2
-    assert names.index("end") < names.index("begin", names.index("begin") + 1)
+    assert names.count("begin") == 2 and names.count("end") == 1 and recognizer.ended() == 2
+    assert names.index("end") < names.index("begin", names.index("begin") + 1)  # the burst
 
 
 def test_speech_before_listen_is_fed_only_once_listen_waits(sphinx):
@@ -291,7 +305,7 @@ def test_push_to_talk_feeds_from_key_down_to_key_up(sphinx, capsys):
         listener.close()
         keys.close()
     assert heard.text == "play the king" and not heard.typed
-    assert recognizer.names().count("begin") == recognizer.names().count("end") == 1
+    assert recognizer.names().count("begin") == recognizer.ended() == 1
     assert {thread for _, thread in recognizer.calls} == {"game loop"}
     assert "Listening... Enter when done." in capsys.readouterr().out
 
@@ -342,7 +356,7 @@ def test_vosk_decodes_during_speech_and_only_finalizes_at_the_end():
     table = ["클로버 에이스", "다이아몬드 잭", "여섯", "멈춰", "네", "아니요"]
     clip = synthesize_pcm("클로버 에이스", lang="ko", speed=175)
     stream = join([clip], gap_s=1.0)
-    said = (16000 + len(clip)) // 480
+    said = (16000 + speech_ends(clip) + 1600) // 480    # 0.1 s after the words, before a pause
     source = HeldSource(stream, holds=[said])
     recognizer = CallLog(vosk)
     listener = VoiceListener(source, Segmenter(), recognizer)
@@ -350,15 +364,18 @@ def test_vosk_decodes_during_speech_and_only_finalizes_at_the_end():
         listening = Listening(listener, vocabulary=table)
         assert source.reached[said].wait(10)
         fed_settles(recognizer)
-        # The Kaldi decoders have already read the words: a partial reading exists.
-        assert "클로버" in vosk._grammar.PartialResult()
+        # The Kaldi decoders have already read the first word: in a partial reading, or in
+        # a segment closed at the pause after it
+        read = [json.loads(vosk._grammar.PartialResult())["partial"]] + [
+            word["word"] for result in vosk._results["grammar"] for word in result.get("result", [])]
+        assert "클로버" in " ".join(read), read
         assert "end" not in recognizer.names()
         source.released[said].set()
         heard = listening.wait()
     finally:
         listener.close()
     assert heard.text == "클로버 에이스"
-    assert recognizer.names().count("end") == 1
+    assert recognizer.ended() == 1
 
 
 def test_push_to_talk_key_down_barges_in(sphinx, capsys):
@@ -377,3 +394,76 @@ def test_push_to_talk_key_down_barges_in(sphinx, capsys):
     finally:
         listener.close()
         keys.close()
+
+
+# ------------------------------------------------------------------ ending at a pause
+
+def test_a_whole_phrase_ends_at_a_pause_before_the_trailing_silence(sphinx):
+    """'seven' is answered while the source holds still 0.3 s after the word: before the
+    0.5 s of trailing silence that would end it otherwise; the rest of its silence is
+    dropped and the next word is the next utterance."""
+    stream = join([synthesize_pcm("seven"), synthesize_pcm("king")], gap_s=1.5)
+    held = (speech_ends(stream[:len(stream) // 2]) + 4800) // 480   # 0.3 s after "seven"
+    source = HeldSource(stream, holds=[held])
+    recognizer = CallLog(sphinx)
+    listener = VoiceListener(source, Segmenter(), recognizer)
+    try:
+        first = Listening(listener)
+        assert source.reached[held].wait(10)
+        heard = first.wait()                               # the source is still held
+        assert heard.text == "seven" and listener.ended_early == 1
+        assert "peek" in recognizer.names() and "end" not in recognizer.names()
+        source.released[held].set()
+        assert Listening(listener).wait().text == "king"
+    finally:
+        listener.close()
+    assert recognizer.names().count("begin") == recognizer.ended() == 2
+
+
+def speech_ends(pcm) -> int:
+    """The sample after the last loud one."""
+    return int(np.nonzero(np.abs(pcm.astype(np.int32)) > 2000)[0][-1]) + 1
+
+
+def test_a_hesitation_inside_a_phrase_is_not_an_end(sphinx):
+    """'ace ... eleven': 'ace' alone is a phrase that 'ace eleven' continues, and a reading
+    that fills the pause with a word ('ace high') does not end it either."""
+    vocabulary = game_vocabulary(["ace", "seven", "king"]) + ("play ace eleven", "play ace one",
+                                                               "ace high", "play ace high")
+    for voice in ("en-us", "en-us+m3"):
+        ace, eleven = (synthesize_pcm(w, voice=voice, pad_s=0.0) for w in ("ace", "eleven"))
+        stream = in_noise(np.concatenate([ace, np.zeros(5600, dtype=np.int16), eleven]))
+        listener = VoiceListener(HeldSource(stream), Segmenter(), CallLog(sphinx))
+        try:
+            heard = Listening(listener, vocabulary=vocabulary).wait()
+        finally:
+            listener.close()
+        grammar = Language.load("en").grammar
+        assert grammar.parse(heard.text) == grammar.parse("ace eleven"), (voice, heard.text)
+
+
+def test_push_to_talk_answers_from_the_reading_made_at_the_pause(sphinx, capsys):
+    """The player was quiet before letting go of the key: no decoding is left at key up."""
+    clip = synthesize_pcm("play the king")
+    stream = join([clip], gap_s=1.0)
+    said = (16000 + len(clip)) // 480 + 10                # 0.3 s of quiet after the words
+    source = HeldSource(stream, holds=[0, said])
+    recognizer = CallLog(sphinx)
+    keys = Keys()
+    listener = VoiceListener(source, Segmenter(hands_free=False), recognizer,
+                             push_to_talk=True, keys=keys.stream)
+    try:
+        assert source.reached[0].wait(10)
+        keys.enter()
+        listening = Listening(listener)
+        wait_for(lambda: "begin" in recognizer.names())
+        source.released[0].set()
+        assert source.reached[said].wait(10)
+        wait_for(lambda: "peek" in recognizer.names())
+        keys.enter()
+        heard = listening.wait()
+    finally:
+        listener.close()
+        keys.close()
+    assert heard.text == "play the king"
+    assert recognizer.names()[-1] == "cancel" and "end" not in recognizer.names()

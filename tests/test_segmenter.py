@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.speech_clips import espeak_available, join, synthesize_pcm
+from tests.speech_clips import espeak_available, in_noise, join, synthesize_pcm
 from voice.hear.audio import chunk_array
 from voice.dsp import level_dbfs
-from voice.hear.segmenter import AUDIO, DISCARD, END, START, Segmenter
+from voice.hear.segmenter import AUDIO, DISCARD, END, PAUSE, START, Segmenter
 
 pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
 
@@ -34,7 +34,7 @@ def test_an_utterance_is_reported_while_it_is_spoken():
     found = events_of(Segmenter(), stream)
     kinds = [event.kind for _, event in found]
     assert kinds[0] == START and kinds[-1] == END
-    assert set(kinds[1:-1]) == {AUDIO}
+    assert set(kinds[1:-1]) <= {AUDIO, PAUSE} and AUDIO in kinds
     # The START comes within the first half of the clip, long before the END.
     clip_chunks = len(clip) / 480.0
     start_chunk, end_chunk = found[0][0], found[-1][0]
@@ -95,7 +95,7 @@ def test_push_to_talk_streams_from_key_down_to_key_up():
     pieces = [start]
     for chunk in chunk_array(clip[:-50]):                # ends in the middle of a frame
         found = segmenter.push_events(chunk)
-        assert [event.kind for event in found] in ([AUDIO], [])
+        assert {event.kind for event in found} <= {AUDIO, PAUSE}
         pieces += [event.pcm for event in found]
     streamed = np.concatenate(pieces)
     whole = segmenter.key_up()
@@ -103,3 +103,24 @@ def test_push_to_talk_streams_from_key_down_to_key_up():
     assert np.array_equal(whole[:len(streamed)], streamed) and len(whole) - len(streamed) < 160
     segmenter.key_down()
     assert segmenter.key_up() is None                    # a tap is not an utterance
+
+
+def test_a_pause_is_reported_and_a_cut_keeps_speech_that_resumed():
+    """PAUSE after 0.2 s of quiet inside an utterance; the listener's cut at that pause ends
+    the utterance, and a word begun meanwhile becomes an utterance of its own."""
+    seven, king = synthesize_pcm("seven", pad_s=0.0), synthesize_pcm("king", pad_s=0.0)
+    stream = in_noise(np.concatenate([seven, np.zeros(4800, dtype=np.int16), king]))
+    king_said = (16000 + len(seven) + 4800 + len(king) // 3) // 480  # a third into "king"
+    segmenter, found, restarted = Segmenter(), [], []
+    for i, chunk in enumerate(chunk_array(stream, chunk_ms=30)):
+        found += segmenter.push_events(chunk)
+        if i == king_said:
+            pauses = [e for e in found if e.kind == PAUSE]
+            assert pauses and pauses[0].utterance == 1
+            restarted = segmenter.cut(1)                   # the listener ends it now
+            found += restarted
+    assert [e.kind for e in restarted] == [START] and restarted[0].utterance == 2
+    ends = [e for e in found if e.kind == END]
+    assert len(ends) == 1 and ends[0].utterance == 2 and ends[0].settled
+    assert len(ends[0].pcm) < len(king) + 16000             # "king" and its padding only
+    assert segmenter.cut(1) == []                            # ended already: nothing to do

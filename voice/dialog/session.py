@@ -340,7 +340,9 @@ class Session:
         if other is not None and other.kind == "command" and other.name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", self.p.text("dialog.nothing_asked"))
             return
-        if unsure and other is not None and other.kind == "play" and other.rank != intent.rank \
+        # a card by its rank only: the second vocabulary holds ranks, not suited cards
+        if unsure and intent.suit is None and other is not None and other.kind == "play" \
+                and other.rank != intent.rank \
                 and not self.menu(seat).allowed(Intent("play", rank=other.rank)):
             outcome = self.menu(seat).resolve(Intent("play", rank=other.rank))
             if outcome.refusal:  # "You have no seven. Your cards: ..."

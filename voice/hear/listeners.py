@@ -12,8 +12,8 @@ from typing import IO, Callable, List, Optional, Sequence
 import numpy as np
 
 from voice.hear.keyboard import Heard
-from voice.hear.recognizer import REJECT, Hypothesis, Recognizer
-from voice.hear.segmenter import AUDIO, DISCARD, END, START, SegmentEvent, Segmenter
+from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer
+from voice.hear.segmenter import AUDIO, DISCARD, END, PAUSE, START, SegmentEvent, Segmenter
 
 
 _SPOKEN = object()  # push-to-talk: the key is down (not typed, not the end)
@@ -54,6 +54,8 @@ class VoiceListener:
         self._events: "queue.Queue" = queue.Queue()  # SegmentEvents, an error, None at the end
         self._lock = threading.Lock()     # the segmenter is used by the capture and key threads
         self._talking = False             # push-to-talk: the key is down
+        self.ended_early = 0             # the utterance last ended at a pause
+        self.reuse_pause_reading = True
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._capture, name="microphone", daemon=True)
         self._thread.start()
@@ -87,9 +89,16 @@ class VoiceListener:
         return self._decode_next(timeout)
 
     def _decode_next(self, timeout: Optional[float]) -> Optional[Heard]:
-        """Feed the recognizer the next utterance as its events come; its Heard at the end."""
+        """Feed the recognizer the next utterance as its events come; its Heard at the end.
+
+        At each pause the recognizer reads what was said so far.  Hands-free, when that is a
+        confident whole phrase that no other phrase continues, the utterance ends there
+        instead of after the whole trailing silence; otherwise that reading is the answer
+        if nothing more is said before the end (no second decoding after the speech)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         in_utterance, fed, failure = False, 0, None
+        parts: List[np.ndarray] = []
+        so_far: Optional[Hypothesis] = None   # the reading at the utterance's last pause
         while True:
             wait = None if in_utterance or deadline is None else max(0.0,
                                                                      deadline - time.monotonic())
@@ -107,27 +116,53 @@ class VoiceListener:
                     self._events.put(None)  # the end stays the end for later calls
                     return None
                 raise item
-            kind, pcm = item
-            if kind == START:
+            if item.utterance == self.ended_early:
+                continue  # its trailing silence
+            if item.kind == START:
                 self.recognizer.begin()
-                in_utterance, fed = True, self._feed(pcm)
+                in_utterance, fed, parts, so_far = True, self._feed(item.pcm), [item.pcm], None
             elif not in_utterance:
                 continue
-            elif kind == AUDIO:
-                fed += self._feed(pcm)
+            elif item.kind in (AUDIO, PAUSE):
+                fed += self._feed(item.pcm)
+                parts.append(item.pcm)
+                if item.kind == PAUSE:
+                    heard = np.concatenate(parts)
+                    rest = self.segmenter.rest_of_silence(heard)
+                    so_far = self.recognizer.peek(rest.astype("<i2").tobytes())
+                    # its last word must end in the first half of the pause or before
+                    min_trailing_s = (len(rest) / self.segmenter.rate
+                                      + self.segmenter.pause_s / 2)
+                    if not self.push_to_talk and ends_here(so_far, self._vocabulary,
+                                                           min_trailing_s):
+                        return self._end_early(item.utterance, so_far, heard)
             else:  # END, or DISCARD: a click, a tap of the key
-                if kind == END:
-                    self._feed(pcm[fed:])  # the last samples, not reported as AUDIO
                 if self.on_listening and self.push_to_talk:
                     self.on_listening()  # the key is up (as before streaming)
-                hypothesis = self.recognizer.end()
+                if (item.kind == END and item.settled and so_far is not None
+                        and self.reuse_pause_reading):
+                    self.recognizer.cancel()  # nothing said since the pause: that reading
+                    hypothesis = so_far
+                else:
+                    if item.kind == END:
+                        self._feed(item.pcm[fed:])  # the last samples, not reported as AUDIO
+                    hypothesis = self.recognizer.end()
                 in_utterance = False
                 if failure is not None:
                     self._events.put(failure)
-                if kind == END:
-                    return heard_from(hypothesis, self._second_opinion(pcm))
+                if item.kind == END:
+                    return heard_from(hypothesis, self._second_opinion(item.pcm))
                 if self.push_to_talk:  # the player meant to speak: "say that again"
                     return Heard("", REJECT, typed=False, confidence=0.0)
+
+    def _end_early(self, utterance: int, hypothesis: Hypothesis, pcm: np.ndarray) -> Heard:
+        """End ``utterance`` at its pause; its remaining events are dropped as they come."""
+        self.ended_early = utterance
+        self.recognizer.cancel()
+        with self._lock:
+            for event in self.segmenter.cut(utterance):  # speech resumed: a new utterance
+                self._events.put(event)
+        return heard_from(hypothesis, self._second_opinion(pcm))
 
     def _feed(self, pcm: np.ndarray) -> int:
         if len(pcm):
@@ -151,7 +186,8 @@ class VoiceListener:
             self.on_key_down()  # cut what is being said: the player is talking now
         with self._lock:
             self._talking = True
-            self._events.put(SegmentEvent(START, self.segmenter.key_down()))
+            start = self.segmenter.key_down()
+            self._events.put(SegmentEvent(START, start, utterance=self.segmenter.utterance))
         sys.stdout.write(self.prompts[1])
         sys.stdout.flush()
         threading.Thread(target=self._await_key_up, name="talk key", daemon=True).start()
@@ -165,10 +201,12 @@ class VoiceListener:
         with self._lock:
             utterance = self.segmenter.key_up()
             self._talking = False
+            number = self.segmenter.utterance
             if utterance is None:  # too short to be speech
-                self._events.put(SegmentEvent(DISCARD, np.zeros(0, dtype=np.int16)))
+                self._events.put(SegmentEvent(DISCARD, np.zeros(0, dtype=np.int16),
+                                              utterance=number))
             else:
-                self._events.put(SegmentEvent(END, utterance))
+                self._events.put(SegmentEvent(END, utterance, self.segmenter.settled, number))
 
     def close(self) -> None:
         self._stop.set()
@@ -205,6 +243,31 @@ class WavFilesListener:
 
     def close(self) -> None:
         pass
+
+
+def ends_here(hypothesis: Optional[Hypothesis], vocabulary: Sequence[str],
+              min_trailing_s: float) -> bool:
+    """Whether an utterance may end with what was heard so far: a confident reading of a
+    phrase that no other phrase of the vocabulary continues ("ten" may become "ten minus"),
+    whose last word ends at least ``min_trailing_s`` before the audio decoded (a grammar can
+    fill a pause with a word: "ace" heard as "ace high" while "eleven" is coming).
+
+    >>> vocabulary = ["seven", "ace", "ace eleven", "ace high"]
+    >>> ends_here(Hypothesis("seven", ACCEPT, trailing_s=0.2), vocabulary, 0.1)
+    True
+    >>> ends_here(Hypothesis("ace", ACCEPT, trailing_s=0.2), vocabulary, 0.1)
+    False
+    >>> ends_here(Hypothesis("seven", CONFIRM, trailing_s=0.2), vocabulary, 0.1)
+    False
+    >>> ends_here(Hypothesis("ace high", ACCEPT, trailing_s=0.0), vocabulary, 0.1)
+    False
+    """
+    if (hypothesis is None or hypothesis.verdict != ACCEPT or not hypothesis.text
+            or hypothesis.trailing_s is None or hypothesis.trailing_s < min_trailing_s):
+        return False
+    words = hypothesis.text.lower().split()
+    return not any(len(other) > len(words) and other[:len(words)] == words
+                   for other in (phrase.lower().split() for phrase in vocabulary))
 
 
 def heard_from(hypothesis: Hypothesis, opinion=None) -> Heard:

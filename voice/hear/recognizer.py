@@ -9,7 +9,7 @@ calibrated rejection signal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 
 
@@ -25,6 +25,9 @@ class Hypothesis:
     confidence: float = 0.0        # 0..1, backend-calibrated; for logs and benchmarks
     alternatives: Tuple[str, ...] = field(default_factory=tuple)  # other vocabulary readings
     free_text: str = ""            # what an unconstrained decoding heard, when there is one
+    # seconds of audio after the reading's last word (None: the backend cannot say); a word
+    # that the grammar squeezed into the trailing silence leaves almost none
+    trailing_s: Optional[float] = None
 
 
 class Recognizer:
@@ -47,6 +50,16 @@ class Recognizer:
     def end(self) -> Hypothesis:
         """Finish the utterance and return what was heard."""
         raise NotImplementedError
+
+    def peek(self, then: bytes = b"") -> Optional[Hypothesis]:
+        """What ``end`` would return if ``then`` (the rest of a trailing silence) came now,
+        leaving the utterance open for more audio (the listener asks at a pause); None when
+        this backend cannot tell before the end."""
+        return None
+
+    def cancel(self) -> None:
+        """Finish the utterance without a reading (the listener already has one)."""
+        self.end()
 
     def recognize(self, pcm: bytes) -> Hypothesis:
         """Decode one whole utterance."""

@@ -209,10 +209,20 @@ class SphinxRecognizer(Recognizer):
         self._buffer.extend(pcm if isinstance(pcm, (bytes, bytearray)) else np.asarray(pcm, "<i2").tobytes())
 
     def end(self) -> Hypothesis:
-        if not self._search:
-            raise RecognizerError("No vocabulary was set before recognizing speech.")
         pcm = bytes(self._buffer)
         self._buffer = bytearray()
+        return self._read(pcm)
+
+    def peek(self, then: bytes = b"") -> Hypothesis:
+        return self._read(bytes(self._buffer) + bytes(then))
+
+    def cancel(self) -> None:
+        self._buffer = bytearray()
+
+    def _read(self, pcm: bytes) -> Hypothesis:
+        """Both decodings of one utterance, and the verdict of their features."""
+        if not self._search:
+            raise RecognizerError("No vocabulary was set before recognizing speech.")
         if len(pcm) < 2 * self.sample_rate // 10:      # under 0.1 s: nothing to decode
             self.last_features = {}
             return Hypothesis(text="", verdict=REJECT)
@@ -237,9 +247,11 @@ class SphinxRecognizer(Recognizer):
         feats["fallback"] = float(fallback)
         verdict, confidence = self._verdict(feats)
         self.last_features = feats
+        words = [end for word, _, end, _ in gsegs if word not in _FILLERS]
         return Hypothesis(text=self._original[text], verdict=verdict, confidence=confidence,
                           alternatives=tuple(self._original[t] for t, _ in nbest if t != text),
-                          free_text=_phones(psegs))
+                          free_text=_phones(psegs),
+                          trailing_s=(n_frames - 1 - words[-1]) / 100.0 if words else None)
 
     def _verdict(self, feats: Dict[str, float]) -> Tuple[str, float]:
         feats["score"] = self.verdict.score(feats)

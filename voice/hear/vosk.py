@@ -16,6 +16,7 @@ empty reading, or one the free decoding does not support, is rejected.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import logging
 import unicodedata
 from pathlib import Path
@@ -146,6 +147,7 @@ class VoskRecognizer(Recognizer):
         self._originals: Dict[Tuple[str, ...], str] = {}
         self.dropped: Tuple[str, ...] = ()   # phrases left out: words the model does not know
         self._results: Dict[str, List[dict]] = {"grammar": [], "free": []}
+        self._fed_s = 0.0
 
     def knows(self, word: str) -> bool:
         return self._model.vosk_model_find_word(word) != -1
@@ -178,6 +180,7 @@ class VoskRecognizer(Recognizer):
         recognizer.SetWords(True)         # per-word confidences
         recognizer.SetMaxAlternatives(0)  # keep the one-best with word posteriors
         self._grammar, self._phrases, self._originals = recognizer, tuple(kept), originals
+        self._fed_s = 0.0  # its word times count from its creation, Reset or not
 
     @property
     def vocabulary(self) -> Tuple[str, ...]:
@@ -193,18 +196,30 @@ class VoskRecognizer(Recognizer):
 
     def feed(self, pcm: bytes) -> None:
         """Decode audio as it arrives; a segment the decoder closes early is kept."""
+        self._fed_s += len(pcm) / 2 / self.sample_rate
         for key, recognizer in self._recognizers():
             if recognizer.AcceptWaveform(bytes(pcm)):
                 self._results[key].append(json.loads(recognizer.Result()))
 
     def end(self) -> Hypothesis:
+        return self.peek()
+
+    def peek(self, then: bytes = b"") -> Hypothesis:
+        """Close the decoders' segment here, as Kaldi's own endpointing does at a pause: the
+        words so far are final, and audio fed after opens a segment of its own (``then`` is
+        not needed: Kaldi reads a segment's end as an end)."""
         for key, recognizer in self._recognizers():
             self._results[key].append(json.loads(recognizer.FinalResult()))
         grammar_words = [word for result in self._results["grammar"] for word in result.get("result", [])]
         free_words = [word["word"] for result in self._results["free"]
                       for word in result.get("result", [])]
-        return self.judge([(word["word"], float(word.get("conf", 1.0))) for word in grammar_words],
-                          " ".join(_clean_free_words(free_words)) if self._free is not None else None)
+        hypothesis = self.judge(
+            [(word["word"], float(word.get("conf", 1.0))) for word in grammar_words],
+            " ".join(_clean_free_words(free_words)) if self._free is not None else None)
+        if not grammar_words:
+            return hypothesis
+        after = self._fed_s + len(then) / 2 / self.sample_rate - grammar_words[-1]["end"]
+        return replace(hypothesis, trailing_s=max(0.0, after))
 
     def _recognizers(self):
         if self._grammar is None:
