@@ -423,6 +423,28 @@ def calibration_readings(rec: SphinxRecognizer, bench: Bench = EN, per_voice: in
     return right, off
 
 
+def answer_scores(rec: SphinxRecognizer, bench: Bench, weights) -> np.ndarray:
+    """Scores (under ``weights``) of the yes and no words answering a read-back ("Seven?"),
+    in the calibration voices and channels, where heard right: the confirm threshold lets every
+    one through (CONFIRM never plays a move; an unsure yes is listened to again between yes
+    and no), or a player could not say yes to a read-back."""
+    rng, seg, scores = random.Random(2468), Segmenter(), []
+    for voice, speed in bench.calibration_voices:
+        for j, word in enumerate(bench.out_of_turn["calibration"]):
+            hand, total = random_hand(rng)
+            menu = bench.talk.turn(deal(hand, total), 0, None)
+            rec.set_vocabulary(bench.grammar.vocabulary(
+                lambda intent: phrase_allowed(intent, lambda: menu, asking=True)))
+            text = bench.say(word)
+            pcm = synthesize_pcm(text, voice=voice, speed=speed)
+            for utt in (pcm, synthesize_pcm(text, voice=voice, speed=speed, snr_db=20.0, seed=j),
+                        telephone(pcm, seg, j)):
+                hyp = rec.recognize(utt.tobytes())
+                if same_intent(hyp.text, word, bench) and "score" in rec.last_features:
+                    scores.append(sum(weights[k] * rec.last_features[k] for k in SCORE_FEATURES))
+    return np.array(scores)
+
+
 def is_move(text: str, bench: Bench = EN) -> bool:
     """Whether the session would take this reading as a move: it answers a question or a
     command at CONFIRM as at ACCEPT, and asks "Seven?" only before a move."""
@@ -467,11 +489,15 @@ def calibrate(rec: SphinxRecognizer, bench: Bench = EN, per_voice: int = 40) -> 
         print("  %-9s right moves above them: %s" % (c, pct((sel > top).sum(), len(sel))))
     for q in (50, 10, 5, 3):
         print("  %d%% of right readings score below %.2f" % (q, np.percentile(sg, q)))
+    answers = answer_scores(rec, bench, weights)
+    print("  yes/no answering a read-back: %d heard right, the lowest scores %.2f" % (
+        len(answers), answers.min()))
+    confirm = min(top, np.percentile(sg, 5), answers.min())
     entry = {"weights": weights, "strict_accept": round(float(top + STRICT_MARGIN), 2),
-             "lenient_accept": round(float(top), 2),
-             "confirm": round(float(min(top, np.percentile(sg, 5))), 2)}
+             "lenient_accept": round(float(top), 2), "confirm": round(float(confirm), 2)}
     print("\n\"sphinx_verdict\" for voice/lang/%s/language.json (strict: max + %.1f; lenient: "
-          "max; confirm: 5th percentile of right readings):" % (bench.code, STRICT_MARGIN))
+          "max; confirm: 5th percentile of right readings or the lowest yes/no answer, the lower):"
+          % (bench.code, STRICT_MARGIN))
     print(json.dumps(entry))
 
 
