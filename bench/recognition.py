@@ -434,7 +434,7 @@ def answer_scores(rec: SphinxRecognizer, bench: Bench, weights) -> np.ndarray:
             hand, total = random_hand(rng)
             menu = bench.talk.turn(deal(hand, total), 0, None)
             rec.set_vocabulary(bench.grammar.vocabulary(
-                lambda intent: phrase_allowed(intent, lambda: menu, asking=True)))
+                lambda intent, menu=menu: phrase_allowed(intent, lambda: menu, asking=True)))
             text = bench.say(word)
             pcm = synthesize_pcm(text, voice=voice, speed=speed)
             for utt in (pcm, synthesize_pcm(text, voice=voice, speed=speed, snr_db=20.0, seed=j),
