@@ -172,6 +172,21 @@ class Menu:
         question = self.p.text("menu.opponents", low=low, high=high, hint=self._hint(default))
         return self._ask(question, answers, default, str(default))
 
+    def ask_players(self, fewest: int, most: int) -> Optional[List[str]]:
+        """By voice, a real table's size: its seats are named "Player 1", "Player 2"... (a
+        recognizer cannot hear any name; typed, names are asked one by one instead).
+        None when the player said quit."""
+        try:
+            count = self._ask(self.p.text("menu.table_players", low=fewest, high=most,
+                                          hint=self._hint(fewest)),
+                              self._numbers(range(fewest, most + 1)), fewest, str(fewest))
+        except _Quit:
+            self.speaker.say(self.p.text("answers.quit_yes"))
+            return None
+        except _Ended:
+            count = fewest
+        return [self.p.text("menu.seat_name", n=n) for n in range(1, count + 1)]
+
     def ask_name(self, default: str) -> str:
         question = self.p.text("menu.name", hint=self._hint(default))
         for _ in range(TRIES):

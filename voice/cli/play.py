@@ -243,6 +243,9 @@ def start_play(args: argparse.Namespace) -> int:
                     _remember(settings, choice)
         if state is None:  # a real table without --players: the names, one by one
             seats = _ask_names(listener, speaker, language, spec)
+            if seats is None:  # quit before the game began
+                speaker.wait_until_quiet(10.0)
+                return 0
             state = _new_state(spec, args, seats, bot_seed)
             _check_table(spec, seats, language)
         if not args.resume:
@@ -332,13 +335,17 @@ def _remember_verbosity(verbose: bool) -> None:
         print(str(exc), file=sys.stderr)
 
 
-def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> List[Seat]:
-    """The players' names one typed line each, in seating order; an empty line ends."""
-    if not listener.typed_only:
-        raise UserError("Names cannot be recognized by voice: give them with --players "
-                        "\"Ann,Bob,Cem\".")
+def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> Optional[List[Seat]]:
+    """The players' names one typed line each, in seating order; an empty line ends. By
+    voice, how many players (their seats are numbered; --players gives names)."""
     p = language.phrases
     fewest, most = spec.players
+    if not listener.typed_only:
+        names = Menu(language, listener, speaker, [], None).ask_players(fewest, most)
+        if names is None:
+            return None
+        speaker.say(p.text("table.names_read_back", names=p.join(names)))
+        return [Seat(name) for name in names]
     speaker.say(p.text("table.ask_names"))
     names: List[str] = []
     while len(names) < most:
