@@ -334,13 +334,15 @@ class Session:
     def read_back(self, intent: Intent, seat: int, heard: Heard, unsure: bool = True) -> None:
         """"Six? Say yes, or say it again." — unless a second listening says the player
         answered a question nobody asked ("yes"), or (when the recognizer itself was
-        ``unsure``, not only its language's verdict unfitted) named a card they do not hold."""
+        ``unsure``, not only its language's verdict unfitted) named a card they do not hold
+        (only when a card was heard: the claim "sesenta y seis" holds the rank word "seis")."""
         second = heard.second_opinion(self.second_vocabulary()) if heard.second_opinion else ""
         other = self.grammar.parse(second) if second else None
         if other is not None and other.kind == "command" and other.name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", self.p.text("dialog.nothing_asked"))
             return
-        if unsure and other is not None and other.kind == "play" and other.rank != intent.rank \
+        if unsure and intent.kind == "play" and other is not None and other.kind == "play" \
+                and other.rank != intent.rank \
                 and not self.menu(seat).allowed(Intent("play", rank=other.rank)):
             outcome = self.menu(seat).resolve(Intent("play", rank=other.rank))
             if outcome.refusal:  # "You have no seven. Your cards: ..."
@@ -359,9 +361,10 @@ class Session:
         return self.grammar.parse(answer) == Intent("command", name="yes") if answer else False
 
     def second_vocabulary(self) -> List[str]:
-        """Every card by its rank, and yes and no: what a doubtful utterance is heard against."""
+        """Every card by its rank (and with its suit, as Sixty-Six names cards), and yes and
+        no: what a doubtful utterance is heard against."""
         return self.grammar.vocabulary(
-            lambda i: (i.kind == "play" and i.suit is None and i.value is None)
+            lambda i: (i.kind == "play" and i.value is None)
             or (i.kind == "command" and i.name in ("yes", "no")))
 
     def act(self, intent: Intent, seat: int, heard: Heard, confirmed: bool = False) -> None:
