@@ -483,7 +483,7 @@ _MARRY = {c: Marriage(c) for c in DECK if rank_of(c) in ("K", "Q")}
 _EXCHANGE, _CLOSE, _CLAIM, _PLAY_ON = Exchange(), Close(), Claim(), PlayOn()
 
 
-def _partner(card: str) -> str:
+def partner(card: str) -> str:
     return ("Q" if card[0] == "K" else "K") + card[-1]
 
 
@@ -513,7 +513,7 @@ def legal_actions(state: State) -> List[Action]:
     if state.table is None:
         actions = [_PLAY[c] for c in hand]
         if is_open:
-            actions.extend(_MARRY[c] for c in hand if c in _MARRY and _partner(c) in hand)
+            actions.extend(_MARRY[c] for c in hand if c in _MARRY and partner(c) in hand)
             if _can_exchange(state, seat):
                 actions.append(_EXCHANGE)
             actions.append(_CLOSE)
@@ -647,7 +647,7 @@ def check(state: State, action: Action) -> None:
             raise IllegalAction("marriage_not_leading")
         if card not in _MARRY:
             raise IllegalAction("marriage_not_king_or_queen")
-        if card not in state.hands[seat] or _partner(card) not in state.hands[seat]:
+        if card not in state.hands[seat] or partner(card) not in state.hands[seat]:
             raise IllegalAction("marriage_needs_pair", suit=card[-1])
         if not stock_open(state):
             raise IllegalAction("marriage_stock_not_open")
@@ -658,16 +658,17 @@ def check(state: State, action: Action) -> None:
             raise IllegalAction("exchange_no_nine", suit=state.trump_suit)
         if not state.won[seat]:
             raise IllegalAction("exchange_no_trick")
-        _refuse_closed_or_exhausted(state)
+        refuse_closed_or_exhausted(state)
     elif kind is Close:
         if not leading:
             raise IllegalAction("close_not_leading")
-        _refuse_closed_or_exhausted(state)
+        refuse_closed_or_exhausted(state)
     else:
         raise IllegalAction("not_a_move")
 
 
-def _refuse_closed_or_exhausted(state: State) -> None:
+def refuse_closed_or_exhausted(state) -> None:
+    """IllegalAction unless the stock is open (``closed_by`` None, ``stock`` not empty)."""
     if state.closed_by is not None:
         raise IllegalAction("stock_closed")
     if not state.stock:
@@ -692,7 +693,7 @@ def apply(state: State, action: Action) -> Tuple[State, List[Event]]:
         points = marriage_points(suit, state.trump_suit)
         marriages = list(state.marriages)
         marriages[seat] = marriages[seat] + (suit,)
-        shown = _show(state.shown, seat, (_partner(card), card))
+        shown = _show(state.shown, seat, (partner(card), card))
         state = _replace(state, marriages=(marriages[0], marriages[1]), shown=shown)
         event = MarriageDeclared(name, suit, points, bool(state.won[seat]))
         state, events = _play_card(state, card, [event])
@@ -774,8 +775,11 @@ def _finish_trick(
     return _played_out(new, events)
 
 
-def _game_points(state: State, seat: int) -> int:
-    """Game points for ``seat`` winning with 66 or more, by what the opponent took."""
+def game_points(state, seat: int) -> int:
+    """Game points for ``seat`` winning with 66 or more, by what the opponent took.
+
+    Any state with ``won``, ``marriages``, ``trump_suit``, ``last_trick_bonus`` and
+    ``closed_by`` will do: the table referee (``engine/sixty_six_table.py``) scores with it."""
     other = 1 - seat
     if not state.won[other]:
         gp = 3
@@ -788,55 +792,84 @@ def _game_points(state: State, seat: int) -> int:
     return gp
 
 
-def _claim(state: State, seat: int) -> Tuple[State, List[Event]]:
+def claim_result(state, seat: int) -> Tuple[int, int, str, Claimed]:
+    """(the hand's winner, game points, reason, the claim event) when ``seat`` claims 66."""
     points = card_points(state, seat)
     success = points >= WINNING_POINTS
-    events: List[Event] = [Claimed(state.players[seat], points, success)]
+    event = Claimed(state.players[seat], points, success)
     if success:
-        return _end_hand(state, seat, _game_points(state, seat), "claim", events)
-    return _end_hand(state, 1 - seat, 2, "failed_claim", events)
+        return seat, game_points(state, seat), "claim", event
+    return 1 - seat, 2, "failed_claim", event
 
 
-def _played_out(state: State, events: List[Event]) -> Tuple[State, List[Event]]:
+def last_trick_bonus_seat(state) -> Optional[int]:
+    """Who takes the 10 for the last trick (just won by ``last_trick_winner``), if anyone."""
+    # the seed gives the 10 to any hand "played to the last trick": closing is not stopping
+    if state.closed_by is None or not state.options.no_last_trick_bonus_after_close:
+        return state.last_trick_winner
+    return None
+
+
+def played_out_result(state) -> Tuple[int, int, str]:
+    """(the hand's winner, game points, reason) once every card is played and
+    ``last_trick_bonus`` is set (``last_trick_bonus_seat``)."""
     last = state.last_trick_winner
     assert last is not None
     closer = state.closed_by
-    # the seed gives the 10 to any hand "played to the last trick": closing is not stopping
-    if closer is None or not state.options.no_last_trick_bonus_after_close:
-        state = _replace(state, last_trick_bonus=last)
     p = (card_points(state, 0), card_points(state, 1))
     if closer is not None:
         if p[closer] >= WINNING_POINTS:
-            return _end_hand(state, closer, _game_points(state, closer), "played_out", events)
-        # the closer failed: 2 to the opponent, or more if they reached 66 (_game_points
+            return closer, game_points(state, closer), "played_out"
+        # the closer failed: 2 to the opponent, or more if they reached 66 (game_points
         # gives at least 2 against a failed closer)
         other = 1 - closer
-        gp = _game_points(state, other) if p[other] >= WINNING_POINTS else 2
-        return _end_hand(state, other, gp, "failed_close", events)
+        return other, game_points(state, other) if p[other] >= WINNING_POINTS else 2, \
+            "failed_close"
     if p[0] >= WINNING_POINTS or p[1] >= WINNING_POINTS:
         # both can pass 66 only with marriages: the higher count wins, a tie goes to the last trick
         if p[0] == p[1]:
             top = last
         else:
             top = 0 if p[0] > p[1] else 1
-        return _end_hand(state, top, _game_points(state, top), "played_out", events)
-    return _end_hand(state, last, 1, "played_out", events)
+        return top, game_points(state, top), "played_out"
+    return last, 1, "played_out"
+
+
+def hand_end_events(state, seat: int, gp: int, reason: str
+                    ) -> Tuple[Tuple[int, int], List[Event]]:
+    """(the new score, [HandEnded] and GameOver if the match is won) when ``seat`` takes
+    ``gp`` game points for the hand."""
+    score = list(state.score)
+    score[seat] += gp
+    names = state.players
+    events: List[Event] = [HandEnded(
+        names[seat], gp, {names[0]: score[0], names[1]: score[1]}, reason,
+        {names[0]: card_points(state, 0), names[1]: card_points(state, 1)},
+        None if state.last_trick_bonus is None else names[state.last_trick_bonus],
+    )]
+    if score[seat] >= state.options.target:
+        events.append(GameOver(names[seat]))
+    return (score[0], score[1]), events
+
+
+def _claim(state: State, seat: int) -> Tuple[State, List[Event]]:
+    win, gp, reason, event = claim_result(state, seat)
+    return _end_hand(state, win, gp, reason, [event])
+
+
+def _played_out(state: State, events: List[Event]) -> Tuple[State, List[Event]]:
+    state = _replace(state, last_trick_bonus=last_trick_bonus_seat(state))
+    win, gp, reason = played_out_result(state)
+    return _end_hand(state, win, gp, reason, events)
 
 
 def _end_hand(
-    state: State, seat: int, game_points: int, reason: str, events: List[Event]
+    state: State, seat: int, gp: int, reason: str, events: List[Event]
 ) -> Tuple[State, List[Event]]:
-    score = list(state.score)
-    score[seat] += game_points
-    names = state.players
-    events.append(HandEnded(
-        names[seat], game_points, {names[0]: score[0], names[1]: score[1]}, reason,
-        {names[0]: card_points(state, 0), names[1]: card_points(state, 1)},
-        None if state.last_trick_bonus is None else names[state.last_trick_bonus],
-    ))
-    state = _replace(state, score=(score[0], score[1]), claim_window=False)
-    if score[seat] >= state.options.target:
-        events.append(GameOver(names[seat]))
+    score, ended = hand_end_events(state, seat, gp, reason)
+    events += ended
+    state = _replace(state, score=score, claim_window=False)
+    if ended[-1].type == "game_over":
         return _replace(state, match_winner=seat), events
     dealer = 1 - state.dealer
     order = _hand_rng(state.seed, state.hand_number + 1).sample(DECK, len(DECK))

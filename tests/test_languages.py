@@ -14,8 +14,6 @@ from voice.games import GAMES
 from voice.lang import LANG_DIR, Language, available, load_language_data
 
 PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}  # a unit by CLDR category: one entry
-# the games whose words live in files of their own
-GAME_FILES = {"sixty-six": "sixty_six", "doksan-table": "table", "classic-table": "table"}
 
 
 def keys(data, prefix=""):
@@ -35,8 +33,8 @@ def own_phrases(code: str, games) -> set:
     """The keys a language's own files hold (no English underneath)."""
     folder = LANG_DIR / code
     found = set()
-    for path in [folder / "phrases.json"] + [folder / f"phrases.{GAME_FILES[g]}.json"
-                                             for g in games if g in GAME_FILES]:
+    parts = {part for g in games for part in GAMES[g].words}  # a game's files of its own
+    for path in [folder / "phrases.json"] + [folder / f"phrases.{part}.json" for part in parts]:
         if path.exists():
             found |= keys(json.loads(path.read_text(encoding="utf-8")))
     return found

@@ -8,8 +8,8 @@ import os
 from cli_runner import talking_cards
 
 WELCOME = "Welcome to Talking Cards: card games you play by voice or keyboard."
-GAME_QUESTION = ("Which game: Doksan Dokuz, Classic Ninety-Nine or Sixty-Six? "
-                 "Enter for Doksan Dokuz.")
+GAME_QUESTION = ("Which game: Doksan Dokuz, Classic Ninety-Nine, Sixty-Six or a game at a "
+                 "real table? Enter for Doksan Dokuz.")
 
 
 def env_for(folder):
@@ -36,6 +36,21 @@ def test_the_menu_by_keyboard_sets_up_the_game_asked_for(tmp_path):
     assert lines[6].startswith("Round 1. Strong 2 deals; Ann plays first.")
     assert "Ann, your turn." in lines
     assert lines[-1] == "Goodbye."
+
+
+def test_the_menu_sets_up_a_real_table(tmp_path):
+    """The last choice is table mode: which game is played there, then the players' names."""
+    lines = run(tmp_path, "--mute", stdin="table\n2\nAnn\nBob\nCem\n\nquit\nyes\n")
+    assert lines[:6] == [
+        WELCOME, GAME_QUESTION,
+        "Which game at the table: Doksan Dokuz, Classic Ninety-Nine or Sixty-Six? "
+        "Enter for Doksan Dokuz.",
+        "Who is playing? Type each name in seating order, clockwise, then an empty line.",
+        "Players: Ann, Bob and Cem.",
+        "Classic Ninety-Nine. Everyone starts with 5 chips. Say help at any time.",
+    ]
+    assert lines[6].startswith("Round 1: Cem deals")
+    assert "Ann, your turn." in lines
 
 
 def test_enter_takes_every_default(tmp_path):
@@ -106,6 +121,7 @@ def test_a_resumed_game_has_no_opening_line(tmp_path):
 def test_the_menu_speaks_korean(tmp_path):
     lines = run(tmp_path, "--lang", "ko", "--mute", stdin="둘\n\n앤\n3\n")
     assert lines[0] == "토킹 카드에 오신 것을 환영합니다. 목소리나 키보드로 하는 카드 게임입니다."
-    assert lines[1] == ("어떤 게임을 할까요? 도크산 도쿠즈, 클래식 나인티나인 중에서 고르세요. "
+    assert lines[1] == ("어떤 게임을 할까요? 도크산 도쿠즈, 클래식 나인티나인, 실제 카드로 하는 테이블 "
+                        "게임 중에서 고르세요. "
                         "Enter를 누르면 도크산 도쿠즈입니다.")
     assert "클래식 나인티나인. 모두 칩 3개로 시작합니다. 언제든지 도움말이라고 말하세요." in lines

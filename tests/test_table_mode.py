@@ -145,11 +145,10 @@ def test_a_table_game_saves_and_resumes_with_its_undo(tmp_path):
     assert "The total is 17." in again.stdout and "The total is 7." in again.stdout
 
 
-def test_sixty_six_table_mode_is_not_there_yet_and_play_keeps_its_games():
-    result = talking_cards("table", "--game", "sixty-six", "--players", "Ann,Bob", "--mute")
-    assert result.returncode == 2 and "invalid choice" in result.stderr  # not offered yet
-    result = talking_cards("play", "--game", "doksan-table", "--mute")
-    assert result.returncode == 2 and "invalid choice" in result.stderr
+def test_play_keeps_its_games():
+    for table_mode in ("doksan-table", "sixty-six-table"):  # table modes are ``table --game``
+        result = talking_cards("play", "--game", table_mode, "--mute")
+        assert result.returncode == 2 and "invalid choice" in result.stderr
 
 
 # --- the rules module's counts ---------------------------------------------------------

@@ -1,7 +1,9 @@
 """The start menu: a few short spoken questions before a game, answered by voice or key.
 
 Which game, how many computer players, the player's name (typed only: by voice the
-remembered name is kept) and the starting lives, chips or match target. Every question says
+remembered name is kept) and the starting lives, chips or match target.  The last choice of
+games is "a game at a real table" (table mode): then which game is played there, and the
+table's own set-up asks the players' names. Every question says
 its default, and an empty line (or "okay") takes it. An answer that is not one of the
 choices gets one short sentence and the question again, at most three times, then the
 default. When the input ends, the defaults are taken for everything left.
@@ -19,6 +21,7 @@ from voice.hear.recognizer import REJECT
 from voice.lang import Language
 
 TRIES = 3
+TABLE = "table"  # the game question's answer for "a game at a real table"
 PROMPT = "> "
 MAX_LIVES = 99
 MAX_NAME = 40
@@ -65,12 +68,14 @@ def lives_question(spec: GameSpec, players: int) -> Optional[Tuple[str, int, Seq
 
 class Menu:
     def __init__(self, language: Language, listener, speaker, games: Sequence[GameSpec],
-                 settings) -> None:
+                 settings, tables: Sequence[GameSpec] = ()) -> None:
+        """``games``: with virtual cards; ``tables``: the table modes offered."""
         self.language = language
         self.p = language.phrases
         self.listener = listener
         self.speaker = speaker
         self.games = list(games)
+        self.tables = list(tables)
         self.settings = settings
         menu = language.grammar.data.get("menu", {})
         self.words = menu
@@ -79,7 +84,7 @@ class Menu:
                          if name in language.grammar.data["commands"]}
         self.typed_only = getattr(listener, "typed_only", True)
         self.spoken = set()  # the answers a recognizer may hear (typed spellings left out)
-        for section in ("games", "numbers"):
+        for section in ("games", "numbers"):  # "games" has the words of TABLE too
             for entry in menu.get(section, {}).values():
                 self.spoken.update(self._entry_words(entry, spoken_only=True))
 
@@ -95,6 +100,8 @@ class Menu:
         game, opponents = default_game, None
         try:
             game = self.ask_game(default_game)
+            if game == TABLE:
+                return Choice(self.ask_table_game(), [], 0)
             spec = self._spec(game)
             opponents = self.ask_opponents(spec, default_opponents(spec, remembered.opponents))
             if self.typed_only:
@@ -104,6 +111,8 @@ class Menu:
             self.speaker.say(self.p.text("answers.quit_yes"))
             return None
         except _Ended:  # the defaults for what was not answered yet
+            if game == TABLE:
+                return Choice(self.tables[0].id, [], 0)
             spec = self._spec(game)
             if opponents is None:
                 opponents = default_opponents(spec, remembered.opponents)
@@ -127,16 +136,33 @@ class Menu:
         return value if value in allowed else builtin
 
     def ask_game(self, default: str) -> str:
-        titles = [self.p.text(f"games.{g.id}") for g in self.games]
-        answers: Dict[str, str] = {}
-        for number, spec in enumerate(self.games, 1):
-            for word in self._number_words(number):
-                answers[word] = spec.id
-            for word in self._entry_words(self.words.get("games", {}).get(spec.id, {})):
-                answers[word] = spec.id
-        question = self.p.text("menu.game", games=self._or(titles),
+        choices = [(g.id, self.p.text(f"games.{g.id}")) for g in self.games]
+        if self.tables:
+            choices.append((TABLE, self.p.text("menu.table_choice")))
+        answers = self._choices(choices)
+        question = self.p.text("menu.game", games=self._or([title for _, title in choices]),
                                hint=self._hint(self.p.text(f"games.{default}")))
         return self._ask(question, answers, default, self.p.text(f"games.{default}"))
+
+    def ask_table_game(self) -> str:
+        """Which game is played at the real table (its table mode's id)."""
+        choices = [(t.id, self.p.text(f"games.{t.table_of}")) for t in self.tables]
+        answers = self._choices(choices, [t.table_of for t in self.tables])
+        default, title = choices[0]
+        question = self.p.text("menu.table_game", games=self._or([t for _, t in choices]),
+                               hint=self._hint(title))
+        return self._ask(question, answers, default, title)
+
+    def _choices(self, choices, word_ids=None) -> Dict[str, str]:
+        """Answers naming each choice: its number and its words (under ``word_ids``)."""
+        answers: Dict[str, str] = {}
+        for number, (value, _) in enumerate(choices, 1):
+            words_of = (word_ids or [v for v, _ in choices])[number - 1]
+            for word in self._number_words(number):
+                answers[word] = value
+            for word in self._entry_words(self.words.get("games", {}).get(words_of, {})):
+                answers[word] = value
+        return answers
 
     def ask_opponents(self, spec: GameSpec, default: int) -> int:
         low, high = opponent_range(spec)

@@ -135,6 +135,11 @@ def _offered(language: Language) -> List[GameSpec]:
     return [spec for spec in VIRTUAL_GAMES.values() if spec.id in language.games]
 
 
+def _offered_tables(language: Language) -> List[GameSpec]:
+    """The table modes the start menu offers: those the language has words for."""
+    return [spec for spec in GAMES.values() if spec.table_of and spec.id in language.games]
+
+
 def _remembered_game(settings: Settings, language: Language) -> GameSpec:
     offered = _offered(language)
     return next((spec for spec in offered if spec.id == settings.game),
@@ -221,19 +226,21 @@ def start_play(args: argparse.Namespace) -> int:
         speaker = open_speaker(args, language, stack)
         listener, voice_failure = open_listener(args, language, speaker, stack)
         if menu:
-            choice = Menu(language, listener, speaker, _offered(language), settings).run()
+            choice = Menu(language, listener, speaker, _offered(language), settings,
+                          _offered_tables(language)).run()
             if choice is None:  # quit in the menu
                 speaker.wait_until_quiet(10.0)
                 return 0
             spec = GAMES[choice.game]
             if spec.words:
                 language = load_language(args.lang, spec)
-            seats = _table(spec, choice.names, ["strong"] * choice.opponents)
             args.lives, args.target = choice.lives, choice.target
-            state = _new_state(spec, args, seats, bot_seed)
-            _check_table(spec, seats, language)
-            if writable:
-                _remember(settings, choice)
+            if not spec.table_of:  # a real table: its names are asked next
+                seats = _table(spec, choice.names, ["strong"] * choice.opponents)
+                state = _new_state(spec, args, seats, bot_seed)
+                _check_table(spec, seats, language)
+                if writable:
+                    _remember(settings, choice)
         if state is None:  # a real table without --players: the names, one by one
             seats = _ask_names(listener, speaker, language, spec)
             state = _new_state(spec, args, seats, bot_seed)
@@ -241,7 +248,7 @@ def start_play(args: argparse.Namespace) -> int:
         if not args.resume:
             opening = spec.rules.opening_events(state)
             speaker.say(opening_line(language, spec, state))
-        talk = spec.talk(language, strict_memory=args.strict_memory,
+        talk = spec.talk(language, strict_memory=strict_memory(args, spec),
                          verbose=args.verbose or settings.verbosity == "verbose")
         bots = {i: spec.bots[s.bot] for i, s in enumerate(seats) if s.bot}
         pace = args.pace if args.pace is not None else (
@@ -261,11 +268,20 @@ def start_play(args: argparse.Namespace) -> int:
             state = spec.rules.new_game([s.name for s in seats], state.options, seed=bot_seed)
             opening = spec.rules.opening_events(state)
             speaker.say(opening_line(language, spec, state))
-            talk = spec.talk(language, strict_memory=args.strict_memory, verbose=talk.verbose)
+            talk = spec.talk(language, strict_memory=strict_memory(args, spec),
+                             verbose=talk.verbose)
         speaker.wait_until_quiet(30.0)
         if writable and (speaker.rate_wpm, speaker.volume) != (rate, volume):
             _remember_voice(speaker)  # "slower", "louder" in the game: kept for next time
         return code
+
+
+def strict_memory(args: argparse.Namespace, spec: GameSpec) -> bool:
+    """No reminders of points: asked with --strict-memory in play, and the rule at a real
+    table unless --assist asks for them."""
+    if spec.table_of:
+        return not getattr(args, "assist", False)
+    return args.strict_memory
 
 
 def _check_table(spec: GameSpec, seats: List[Seat], language: Language) -> None:

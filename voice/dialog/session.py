@@ -334,15 +334,15 @@ class Session:
     def read_back(self, intent: Intent, seat: int, heard: Heard, unsure: bool = True) -> None:
         """"Six? Say yes, or say it again." — unless a second listening says the player
         answered a question nobody asked ("yes"), or (when the recognizer itself was
-        ``unsure``, not only its language's verdict unfitted) named a card they do not hold
-        (only when a card was heard: the claim "sesenta y seis" holds the rank word "seis")."""
+        ``unsure``, not only its language's verdict unfitted) named a card they do not hold."""
         second = heard.second_opinion(self.second_vocabulary()) if heard.second_opinion else ""
         other = self.grammar.parse(second) if second else None
         if other is not None and other.kind == "command" and other.name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", self.p.text("dialog.nothing_asked"))
             return
-        if unsure and intent.kind == "play" and other is not None and other.kind == "play" \
-                and other.rank != intent.rank \
+        # only a card said by its rank: a move such as "sesenta y seis" holds a rank word
+        if unsure and intent.kind == "play" and intent.suit is None and other is not None \
+                and other.kind == "play" and other.rank != intent.rank \
                 and not self.menu(seat).allowed(Intent("play", rank=other.rank)):
             outcome = self.menu(seat).resolve(Intent("play", rank=other.rank))
             if outcome.refusal:  # "You have no seven. Your cards: ..."

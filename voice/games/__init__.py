@@ -5,7 +5,7 @@ A game's modules are imported when the game is first used, so starting Doksan Do
 load Sixty-Six's bots.
 
 >>> [spec.id for spec in GAMES.values()]
-['doksan', 'classic', 'sixty-six', 'doksan-table', 'classic-table']
+['doksan', 'classic', 'sixty-six', 'doksan-table', 'classic-table', 'sixty-six-table']
 >>> find_table_game("doksan").id
 'doksan-table'
 >>> find_game("sixty-six").default_bots
@@ -74,11 +74,17 @@ GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
              make_options=_sixty_six_options, alternate_first_seat=True, words=("sixty_six",)),
     _ninety_nine_table("doksan", "Doksan Dokuz (33, 66, 99)"),
     _ninety_nine_table("classic", "Classic Ninety-Nine"),
+    GameSpec(id="sixty-six-table", title="Sixty-Six (Altmışaltı), table mode",
+             rules_module="engine.sixty_six_table", bots_module="engine.sixty_six_table",
+             talk_class="voice.games.sixty_six_table:SixtySixTableTalk", default_bots=(),
+             simulate_bots=(), make_options=_sixty_six_options, table_of="sixty-six",
+             words=("sixty_six", "table", "sixty_six_table")),
 )}
 DEFAULT_GAME = "doksan"
 # the games played on the device (``play``, ``simulate``, ``listen``), table modes left out
 VIRTUAL_GAMES: Dict[str, GameSpec] = {k: v for k, v in GAMES.items() if v.table_of is None}
-TABLE_CHOICES = ("doksan", "classic")  # ``table --game`` (no Sixty-Six table mode yet)
+# ``table --game``: the games with a table mode
+TABLE_CHOICES = tuple(spec.table_of for spec in GAMES.values() if spec.table_of)
 
 
 def find_table_game(name: str) -> GameSpec:

@@ -31,7 +31,8 @@ class Intent:
     "move" (a move that is not a card: name, optional suit, e.g. "marry hearts"),
     "suit" (an answer to "which one: hearts or spades?"). A move may carry a number in
     ``value`` ("number_moves": "the total is {number}", from the language's "numbers") or a
-    rank and value ("ranked_moves": "no it was a {rank}").
+    rank and value ("ranked_moves": "no it was a {rank}"), or a card ("carded_moves": "trump
+    is the {rank} of {suit}").
     """
 
     kind: str
@@ -124,6 +125,10 @@ class Grammar:
                         for t in templates("suited_templates"):
                             yield (t.format(rank=word, suit=sword),
                                    Intent("play", rank=rank, suit=suit))
+                        for name, entry in d.get("carded_moves", {}).items():  # "trump is
+                            for t in _words(entry, spoken_only):           # the nine of hearts"
+                                yield (t.format(rank=word, suit=sword),
+                                       Intent("move", name=name, rank=rank, suit=suit))
 
     # --- using ----------------------------------------------------------------------
 
