@@ -315,3 +315,24 @@ def test_a_whole_sixty_six_match_by_voice_through_pocketsphinx(code, tmp_path):
           f"turned down, {len(player.said)} utterances")
     assert len(moves) - len(mine) <= len(moves) // 4 + len(noes)
     assert english_in(lines, code) == []
+
+
+PRACTICE = {
+    "tr": (["yedi", "on artı", "toplam", "üç", "iki ne yapar", "as bir"], "Alıştırma bitti."),
+    "es": (["siete", "diez más", "total", "tres", "qué hace el dos", "as uno"],
+           "Fin de la práctica."),
+    "ar": (["سبعة", "عشرة زائد", "المجموع", "ثلاثة", "ماذا يفعل الاثنان", "آس واحد"],
+           "انتهى التدريب."),
+}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_practice_round_typed_in_each_language(code):
+    typed, done = PRACTICE[code]
+    result = talking_cards("practice", "--lang", code, "--input", "keyboard", "--mute",
+                           stdin="\n".join(typed) + "\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith(done) and not any(
+        line.startswith(("Tam olmadı", "No del todo", "ليس تمامًا")) for line in lines)
+    assert english_in(lines, code) == []
