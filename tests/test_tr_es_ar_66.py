@@ -241,7 +241,8 @@ class SpeakingPlayer:
     """A player at the device who speaks: each turn the strong bot picks the move, espeak-ng
     says it in the language into a WAV file, and the file goes through the same WAV listener,
     segmenter and recognizer as ``--wav``. A read-back of the right move gets "yes", of a
-    wrong one "no" (and the move is said again), as a person would answer."""
+    wrong one "no" (and the move is said again), as a person would answer; a card not
+    understood twice is named by its rank alone, and its suit given if asked which."""
 
     live = False
     typed_only = False
@@ -250,6 +251,7 @@ class SpeakingPlayer:
         self.code, self.recognizer, self.tmp_path, self.limit = code, recognizer, tmp_path, limit
         self.session = None
         self.meant = None             # the intent of the last move said
+        self.suit = None              # the suit of the card meant (asked "which one?")
         self.said = []                # (text, what it was said for)
         self.bot = make_bot("strong", 5)
 
@@ -260,14 +262,20 @@ class SpeakingPlayer:
             return None
         s, say = self.session, SAY[self.code]
         if s.pending_confirm is not None:
-            why = "yes" if s.pending_confirm == self.meant else "no"
+            right = s.pending_confirm in (self.meant, Intent("suit", suit=self.suit))
+            why = "yes" if right else "no"
             text = say[why]
         elif s.pending_value is not None:   # "Which ace: hearts or spades?": the meant suit
-            text, why = say["suit"][self.meant.suit], "suit"
+            text, why = say["suit"][self.suit], "suit"
         else:
             seat = ss.current_player(s.state)
             text, self.meant = spoken_move(self.code, self.bot.choose(ss.view(s.state, seat)))
-            why = "move"
+            self.suit, why = self.meant.suit, "move"
+            if self.meant.kind == "play" and [x for x, _ in self.said[-4:]].count(text) >= 2:
+                # twice not understood: the card by its rank alone ("the nine"), then its
+                # suit if asked which
+                text, self.meant = say["rank"][self.meant.rank], Intent("play",
+                                                                         rank=self.meant.rank)
         again = sum(1 for said, _ in self.said[-6:] if said == text)
         self.said.append((text, why))
         voice, speed = VOICES[again % len(VOICES)]
