@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not
 VOICE = "en-us+m3"
 # A player's takes differ a little each time: speed and the room's noise.
 TAKES = ((150, 0), (165, 1), (180, 2))
-WORDS = ("two", "three", "five", "seven", "ten", "king", "yes", "no")
+WORDS = ("two", "three", "five", "seven", "ten", "ten plus", "king", "yes", "no")
 
 
 def take(word: str, k: int, tmp_path: Path, voice: str = VOICE) -> str:
@@ -41,7 +41,7 @@ def enroll(tmp_path: Path, words=WORDS, name: str = "me.voice", *extra: str):
 def test_a_profile_is_made_from_recordings_through_the_command_line(tmp_path):
     profile, result = enroll(tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"Voice profile {profile}: 8 phrases, 3 takes each."
+    assert result.stdout.strip() == f"Voice profile {profile}: 9 phrases, 3 takes each."
     made = VoiceProfile.read(profile, "en")
     assert sorted(made.takes) == sorted(WORDS)
     assert made.audio == {}                      # no recordings kept unless asked
@@ -49,7 +49,7 @@ def test_a_profile_is_made_from_recordings_through_the_command_line(tmp_path):
     more = talking_cards("enroll", "--profile", str(profile), f"queen={take('queen', 0, tmp_path)}",
                          f"queen={take('queen', 1, tmp_path)}")
     assert more.returncode == 0, more.stderr
-    assert "9 phrases" in more.stdout
+    assert "10 phrases" in more.stdout
     assert len(VoiceProfile.read(profile).takes["queen"]) == 2
 
 
@@ -112,7 +112,7 @@ def test_a_game_by_voice_with_a_profile_plays_the_move_said(tmp_path):
     assert result.returncode == 0, result.stderr
     events = tmp_path / "events.jsonl"
     said = [take("ten", 1, tmp_path), take("king", 1, tmp_path), take("three", 1, tmp_path),
-            take("ten", 2, tmp_path)]
+            take("ten plus", 2, tmp_path)]
     played = talking_cards("play", "--players", "Ann,Bob", "--lives", "1", "--seed", "5",
                            "--deck", "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D", "--mute",
                            "--backend", "sphinx", "--events", str(events),
@@ -146,7 +146,7 @@ def test_spoken_enrollment_asks_again_for_a_take_unlike_the_others(tmp_path):
     result = talking_cards("enroll", "--profile", str(profile), "--mute", "--wav", *answers)
     lines = result.stdout.splitlines()
     assert lines[:5] == [
-        "Let me learn your voice. I will ask for 19 words, 3 times each; say each one in your "
+        "Let me learn your voice. I will ask for 23 words, 3 times each; say each one in your "
         "usual voice after the sound.",
         "Say two.", "Say two.", "Say two.",
         "That did not sound like the other times. Say two again."]

@@ -31,6 +31,7 @@ TAKES = 3                 # takes of each phrase in spoken enrollment
 RETRIES = 2               # a word whose take is unlike the others is asked this often more
 RANK_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 COMMANDS = ("yes", "no", "total", "turn", "hand", "repeat")   # the commonest, in this order
+VALUED = (("10", 10), ("10", -10), ("A", 1), ("A", 11))        # cards said with their value
 PART = "enroll"           # the language files of the enrollment sentences
 
 
@@ -47,6 +48,10 @@ def prompted_phrases(language: Language) -> List[Tuple[str, str]]:
     the command's usual form)."""
     p, grammar = language.phrases, language.grammar
     wanted = [(Intent("play", rank=r), p.rank(r)) for r in RANK_ORDER]
+    for rank, value in VALUED:   # "ten plus": a card with its value is a phrase of its own
+        spoken = p.data.get("enroll_words", {}).get(f"{rank}{value:+d}")
+        if spoken:
+            wanted.append((Intent("play", rank=rank, value=value), spoken))
     words = p.data.get("enroll_words", {})
     wanted += [(Intent("command", name=n), words[n]) for n in COMMANDS if n in words]
     out = []

@@ -175,7 +175,7 @@ def start_play(args: argparse.Namespace) -> int:
     language = load_language(args.lang)
 
     _check_options(args)
-    args.voice_profiles = _voice_profiles(args, language)
+    args.voice_profiles = voice_profiles(args, language)
     settings, writable = _load_settings()
     _apply_settings(args, settings)
     menu = wants_menu(args)
@@ -436,7 +436,7 @@ def _recognizer(args: argparse.Namespace, language: Language):
     return with_profiles(recognizer, getattr(args, "voice_profiles", {}), language), notice
 
 
-def _voice_profiles(args: argparse.Namespace, language: Language):
+def voice_profiles(args: argparse.Namespace, language: Language):
     """The players' voice profiles (--profile), read before anything is said or written;
     without one, the profile the start menu made, if any (a damaged one is said once and
     left aside: nobody named it)."""

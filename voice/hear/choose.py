@@ -3,7 +3,7 @@ else the embedded PocketSphinx English acoustic model when the language has pron
 for it, with a one-line notice in the language saying so."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Mapping, Optional, Tuple
 
 from voice.errors import ModelError, RecognizerError
 from voice.hear.recognizer import Recognizer
@@ -57,6 +57,19 @@ def with_profiles(recognizer: Recognizer, profiles: Mapping[str, "VoiceProfile"]
     if not profiles:
         return recognizer
     from voice.hear.fused import FusedRecognizer
+    return FusedRecognizer(recognizer, profiles, same=phrase_agreement(language))
+
+
+def phrase_agreement(language: Language) -> Callable[[str, str], bool]:
+    """Whether two readings agree: the same command, or the same card (with a value or
+    "play the" or without)."""
     grammar = language.grammar
-    return FusedRecognizer(recognizer, profiles,
-                           same=lambda a, b: grammar.parse(a) == grammar.parse(b))
+
+    def same(a: str, b: str) -> bool:
+        one, other = grammar.parse(a), grammar.parse(b)
+        if one is None or other is None:
+            return False
+        if one.kind == other.kind == "play":
+            return (one.rank, one.suit) == (other.rank, other.suit)
+        return one == other
+    return same
