@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from voice.cli.native_log import native_output_to_log
+from voice.cli.speech import open_speaker
 from voice.dialog.record import write_atomically
 from voice.dialog.session import echo
 from voice.errors import AudioError, UserError, sentence
@@ -202,7 +203,6 @@ def _hear_take(listener, recorder: TakeRecorder, speaker, question: str,
 
 
 def enroll_spoken(args: argparse.Namespace, language: Language) -> int:
-    from voice.cli.play import open_speaker
     _start(args.profile, language, args.new)   # a profile that cannot be extended: say so first
     recorder = TakeRecorder()
     with ExitStack() as stack:

@@ -19,6 +19,7 @@ from voice.cli.menu import Choice, Menu, default_opponents, lives_question
 from voice.cli.native_log import native_output_to_log
 from voice.cli.options import GAME_SETTING_OPTIONS, profile_paths, split_list
 from voice.cli.settings import Settings
+from voice.cli.speech import open_speaker
 from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, close_events,
                                  open_events, read_save)
 from voice.dialog.session import Session
@@ -374,19 +375,6 @@ def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> Optiona
 def echo_name(text: str) -> str:
     """A typed name without control characters or commas, at most 30 characters."""
     return "".join(c for c in text if c.isprintable() and c != ",")[:30]
-
-
-def open_speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
-    from voice.speak.speaker import Speaker, print_line
-    kwargs = {}
-    if args.rate:
-        kwargs["rate_wpm"] = args.rate
-    if args.volume is not None:
-        kwargs["volume"] = args.volume
-    voice = args.voice or language.tts_voice  # speak the language (a wrong one is said once)
-    speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
-    stack.callback(speaker.close)
-    return speaker
 
 
 def open_listener(args: argparse.Namespace, language: Language, speaker, stack: ExitStack):

@@ -5,7 +5,8 @@ import argparse
 from contextlib import ExitStack
 
 from voice.cli.native_log import native_output_to_log
-from voice.cli.play import open_listener, open_speaker, voice_profiles
+from voice.cli.play import open_listener, voice_profiles
+from voice.cli.speech import open_speaker
 from voice.errors import UserError, sentence
 from voice.games.practice import has_practice, run_practice
 from voice.lang import Language
