@@ -197,3 +197,21 @@ def test_the_start_menu_by_voice_offers_to_learn_the_voice_first(tmp_path):
     assert speaker.lines[3:7] == ["Say two."] * 3 + ["Say three."]
     assert sorted(VoiceProfile.read(profile).takes) == ["two"]
     assert choice.game == "doksan"
+
+
+def test_a_profile_works_in_another_language(tmp_path):
+    """Turkish, heard through the English acoustic model: the player's own takes decide."""
+    words = ("yedi", "üç", "papaz")
+    pairs = [f"{w}={take(w, k, tmp_path, voice='tr')}" for w in words for k in range(3)]
+    profile = tmp_path / "tr.voice"
+    made = talking_cards("enroll", "--lang", "tr", "--profile", str(profile), *pairs)
+    assert made.returncode == 0, made.stderr
+    assert sorted(VoiceProfile.read(profile, "tr").takes) == ["papaz", "uc", "yedi"]
+    english = talking_cards("listen", "--profile", str(profile), take("yedi", 1, tmp_path, "tr"))
+    assert english.returncode == 2 and "is for language 'tr'" in english.stderr
+    heard = talking_cards("listen", "--lang", "tr", "--backend", "sphinx", "--hand", "7S,3H,KD",
+                          "--json", "--profile", str(profile),
+                          *(take(w, 1, tmp_path, voice="tr") for w in words))
+    assert heard.returncode == 0, heard.stderr
+    ranks = [json.loads(line)["action"]["rank"] for line in heard.stdout.splitlines()]
+    assert ranks == ["7", "3", "K"]
