@@ -215,3 +215,22 @@ def test_a_profile_works_in_another_language(tmp_path):
     assert heard.returncode == 0, heard.stderr
     ranks = [json.loads(line)["action"]["rank"] for line in heard.stdout.splitlines()]
     assert ranks == ["7", "3", "K"]
+
+
+def test_at_a_real_table_each_player_is_heard_with_their_own_profile(tmp_path):
+    profile, result = enroll(tmp_path, ("seven", "king", "yes"))
+    assert result.returncode == 0, result.stderr
+    stranger = talking_cards("table", "--players", "Ann,Bob", "--mute", "--backend", "sphinx",
+                             "--profile", f"Zed={profile}", "--wav", take("seven", 1, tmp_path))
+    assert stranger.returncode == 2
+    assert stranger.stderr.strip() == "--profile names Zed, who is not at the table."
+    assert stranger.stdout == ""           # refused before anything was said
+    events = tmp_path / "events.jsonl"
+    said = [take("seven", 1, tmp_path), take("king", 1, tmp_path), take("yes", 1, tmp_path)]
+    played = talking_cards("table", "--players", "Ann,Bob", "--mute", "--backend", "sphinx",
+                           "--events", str(events), "--profile", f"Ann={profile}", "--wav",
+                           *said, timeout=240)
+    assert played.returncode == 0, played.stderr
+    plays = [(e["player"], e["card"]) for e in read_events(events) if e["type"] == "play"]
+    assert plays[:2] == [("Ann", "7"), ("Bob", "K")]
+    assert "Seven?" not in played.stdout     # Ann's own voice: no read-back

@@ -212,6 +212,7 @@ def start_play(args: argparse.Namespace) -> int:
         language = load_language(args.lang, spec)
     if state is not None:
         _check_table(spec, seats, language)
+        _check_profile_names(args.voice_profiles, seats)
 
     try:  # the files are checked before anything is said or written
         if save_path:  # a file other than the one resumed is only replaced with --force
@@ -442,6 +443,12 @@ def voice_profiles(args: argparse.Namespace, language: Language):
         return {}
 
 
+def _check_profile_names(profiles, seats: List[Seat]) -> None:
+    strangers = [name for name in profiles if name and name not in [s.name for s in seats]]
+    if strangers:
+        raise UserError(f"--profile names {strangers[0]}, who is not at the table.")
+
+
 def _menu_enrollment(args: argparse.Namespace, language: Language, listener, speaker):
     """The start menu's "my voice": spoken enrollment into the --profile file (or the
     config folder's), heard from this game on; None when the menu is typed."""
@@ -466,11 +473,8 @@ def _menu_enrollment(args: argparse.Namespace, language: Language, listener, spe
 def _listen_for_whose_turn(listener, session: Session, profiles) -> None:
     """A voice profile is one person's: the recognizer uses the player's whose turn it is
     (at a real table, each turn another voice)."""
+    _check_profile_names(profiles, session.seats)
     named = [name for name in profiles if name]
-    seats = [s.name for s in session.seats]
-    strangers = [name for name in named if name not in seats]
-    if strangers:
-        raise UserError(f"--profile names {strangers[0]}, who is not at the table.")
     recognizer = getattr(listener, "recognizer", None)
     if named and hasattr(recognizer, "whose_turn"):
         recognizer.whose_turn = lambda: session.seats[session.state_turn()].name
