@@ -204,11 +204,10 @@ def _hear_take(listener, recorder: TakeRecorder, speaker, question: str,
 
 def enroll_spoken(args: argparse.Namespace, language: Language) -> int:
     _start(args.profile, language, args.new)   # a profile that cannot be extended: say so first
-    recorder = TakeRecorder()
     with ExitStack() as stack:
         stack.enter_context(native_output_to_log())
         speaker = open_speaker(args, language, stack)
-        listener = open_takes_listener(args, recorder, speaker, stack)
+        listener = open_takes_listener(args, TakeRecorder(), speaker, stack)
         _, done = enroll_by_voice(listener, language, speaker, args.profile, args.new,
                                   args.keep_audio)
         speaker.wait_until_quiet(30.0)
@@ -221,8 +220,9 @@ def enroll_by_voice(listener, language: Language, speaker, path: str, new: bool 
     are kept, not recognized), saved to ``path``: (the profile or None when no word was
     completed, whether every word was)."""
     profile = _start(path, language, new)
-    recorder = TakeRecorder()
-    kept, listener.recognizer = listener.recognizer, recorder
+    kept = listener.recognizer
+    recorder = kept if isinstance(kept, TakeRecorder) else TakeRecorder()
+    listener.recognizer = recorder
     try:
         done = spoken_enrollment(language, listener, recorder, speaker, profile, keep_audio)
     finally:
