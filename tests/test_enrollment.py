@@ -234,3 +234,45 @@ def test_at_a_real_table_each_player_is_heard_with_their_own_profile(tmp_path):
     plays = [(e["player"], e["card"]) for e in read_events(events) if e["type"] == "play"]
     assert plays[:2] == [("Ann", "7"), ("Bob", "K")]
     assert "Seven?" not in played.stdout     # Ann's own voice: no read-back
+
+
+def test_spoken_enrollment_through_a_live_microphone_with_push_to_talk(virtual_audio, tmp_path):
+    """The real microphone path (a virtual sound card): Enter starts and ends each take; the
+    takes of "two", then "quit" typed: the finished word is kept."""
+    import subprocess
+    import sys
+    import time
+    profile = tmp_path / "live.voice"
+    proc = subprocess.Popen([sys.executable, "-m", "voice", "enroll", "--profile", str(profile),
+                             "--mute", "--push-to-talk"], cwd=Path(__file__).resolve().parents[1],
+                            env=virtual_audio.client_env(), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+
+    def line_with(*needles):
+        for line in proc.stdout:
+            seen.append(line)
+            if any(n in line for n in needles):
+                return line
+        raise AssertionError(f"none of {needles} in {seen}")
+
+    def key():
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+
+    try:
+        for k in range(6):   # three takes, and up to three more if one is asked again
+            if "Say three" in line_with("Say two", "Say three"):
+                break
+            key()
+            time.sleep(0.3)
+            virtual_audio.play_wav(take("two", k, tmp_path))
+            key()
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "Enrollment stopped. Words learned: 1." in "".join(seen) + proc.stdout.read()
+    assert sorted(VoiceProfile.read(profile).takes) == ["two"]
