@@ -16,7 +16,7 @@ The session and the listeners see an ordinary ``Recognizer``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Dict, Mapping, Sequence
+from typing import Callable, Dict, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -110,8 +110,21 @@ class FusedRecognizer(Recognizer):
 
     def end(self) -> Hypothesis:
         heard = self.grammar.end()
-        pcm = np.frombuffer(bytes(self._pcm), dtype="<i2")
+        pcm, self._pcm = bytes(self._pcm), bytearray()
+        return self._fused(heard, pcm)
+
+    def peek(self, then: bytes = b"") -> Optional[Hypothesis]:
+        """The fused reading so far (the listener asks at a pause), when the decoder has one."""
+        heard = self.grammar.peek(then)
+        return None if heard is None else self._fused(heard, bytes(self._pcm) + bytes(then))
+
+    def cancel(self) -> None:
+        self.grammar.cancel()
         self._pcm = bytearray()
+
+    def _fused(self, heard: Hypothesis, pcm: bytes) -> Hypothesis:
+        samples = np.frombuffer(pcm, dtype="<i2")
         profile = self.profiles.get(self.whose_turn()) or self.profiles.get("")
-        self.last_distances = profile.match(pcm, self._phrases) if profile and len(pcm) else {}
+        self.last_distances = profile.match(samples, self._phrases) \
+            if profile and len(samples) else {}
         return judge(heard, self.last_distances, self.same)
