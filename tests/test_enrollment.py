@@ -276,3 +276,25 @@ def test_spoken_enrollment_through_a_live_microphone_with_push_to_talk(virtual_a
             proc.kill()
     assert "Enrollment stopped. Words learned: 1." in "".join(seen) + proc.stdout.read()
     assert sorted(VoiceProfile.read(profile).takes) == ["two"]
+
+
+def test_the_fused_reading_is_ready_at_a_pause_as_at_the_end(tmp_path):
+    """Hands-free answers come at a pause (``peek``): with a profile they are fused too."""
+    from voice.cli.enroll import take_from_file
+    from voice.hear.choose import with_profiles
+    from voice.hear.sphinx import SphinxRecognizer
+    profile, result = enroll(tmp_path, ("seven", "three", "king"))
+    assert result.returncode == 0, result.stderr
+    language = Language.load("en")
+    recognizer = with_profiles(SphinxRecognizer(language.sphinx_pronunciations),
+                               {"": VoiceProfile.read(profile)}, language)
+    recognizer.set_vocabulary(["seven", "three", "king", "play the seven", "total"])
+    pcm = take_from_file(take("seven", 1, tmp_path)).astype("<i2").tobytes()
+    recognizer.begin()
+    recognizer.feed(pcm)
+    early = recognizer.peek()
+    assert (early.text, early.verdict) == ("seven", "accept")
+    assert recognizer.last_distances["seven"] < recognizer.last_distances["king"]
+    recognizer.cancel()
+    at_the_end = recognizer.recognize(pcm)
+    assert (at_the_end.text, at_the_end.verdict) == ("seven", "accept")
