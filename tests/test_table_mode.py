@@ -216,3 +216,23 @@ def test_the_rules_can_be_asked_at_a_table():
                            stdin="how does 33 work\nrules\n")
     assert result.returncode == 0, result.stderr
     assert "Hit 33 exactly and everyone else loses a life." in result.stdout
+
+
+@pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+def test_by_voice_without_names_the_table_is_asked_how_many_play(tmp_path):
+    """A recognizer cannot hear any name: by voice the seats are counted and numbered."""
+    files = []
+    for i, phrase in enumerate(["three", "seven", "yes"]):
+        target = tmp_path / f"{i:02d}.wav"
+        shutil.copy(synthesize(phrase), target)
+        files.append(str(target))
+    events = tmp_path / "events.jsonl"
+    result = talking_cards("table", "--mute", "--backend", "sphinx", "--events", str(events),
+                           "--wav", *files, timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["How many players at the table, 2 to 10? Say okay for 2.",
+                         "Players: Player 1, Player 2 and Player 3."]
+    happened = [e for e in brief(read_events(events)) if e[0] != "rejected"]
+    assert happened[:2] == [("round_start", 1, "Player 3", "Player 1"),
+                            ("play", "Player 1", "7", 7, 7)]

@@ -147,3 +147,25 @@ def test_a_microphone_lost_mid_game_hands_play_to_the_keyboard(tmp_path):
             game.end()
     plays = plays_in(events)
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20)]
+
+
+def test_the_start_menu_by_live_microphone(virtual_audio, tmp_path):
+    """No game options: the spoken menu, answered by voice (a game's name, a number,
+    "okay" for the default), then the game it set up."""
+    env = {**virtual_audio.client_env(), "TALKING_CARDS_CONFIG": str(tmp_path)}
+    game = Game(["--input", "voice", "--backend", "sphinx", "--mute"], env)
+    try:
+        game.wait_for("Which game:")
+        time.sleep(1.0)  # the segmenter learns the room's noise floor
+        for answer, next_question in [("classic", "How many computer players"),
+                                      ("three", "How many chips"),
+                                      ("okay", "Classic Ninety-Nine. Everyone starts with 3 chips")]:
+            virtual_audio.play_wav(synthesize(answer))
+            game.wait_for(next_question)
+        game.wait_for("your turn")
+    finally:
+        game.proc.kill()
+        game.proc.wait(timeout=30)
+    assert any(line.startswith("Round 1.") for line in game.seen)
+    assert "Your name?" not in " ".join(game.seen)   # by voice the remembered name is kept
+    assert any("Strong 4" in line for line in game.seen)   # three computer players

@@ -1,4 +1,4 @@
-"""The command line: talking-cards play | table | simulate | listen | models | settings.
+"""The command line: talking-cards play | table | simulate | listen | enroll | models | settings.
 
 Every failure a user can cause (a bad option value, a damaged save, a missing model) ends in
 one clear sentence and a non-zero exit status, never a traceback. Nothing imports this
@@ -33,6 +33,11 @@ def simulate(args: argparse.Namespace) -> int:
 def listen(args: argparse.Namespace) -> int:
     from voice.cli.listen import listen_files
     return listen_files(args)
+
+
+def enroll(args: argparse.Namespace) -> int:
+    from voice.cli.enroll import run
+    return run(args)
 
 
 def settings_cmd(args: argparse.Namespace) -> int:
@@ -75,6 +80,27 @@ def build_parser() -> argparse.ArgumentParser:
     add_voice_arguments(li)
     li.add_argument("--json", action="store_true", help="one JSON object per file")
     li.set_defaults(run=listen)
+
+    en = sub.add_parser("enroll", help="teach the game your voice: a voice profile from "
+                                       "recordings, or spoken now")
+    en.add_argument("--profile", required=True, metavar="FILE",
+                    help="the voice profile to make or extend")
+    en.add_argument("takes", nargs="*", metavar="PHRASE=FILE.wav",
+                    help="a recording of a phrase (repeat a phrase for more takes); none: "
+                         "say each word when asked")
+    en.add_argument("--lang", default="en", help="language, e.g. en, tr (default en)")
+    en.add_argument("--new", action="store_true", help="start afresh instead of extending FILE")
+    en.add_argument("--keep-audio", action="store_true",
+                    help="keep the recordings in the profile too (only features by default)")
+    en.add_argument("--wav", nargs="+", metavar="FILE",
+                    help="spoken enrollment from these WAV files, one answer each (for tests)")
+    en.add_argument("--push-to-talk", action="store_true", help="press Enter to start and end "
+                                                              "each take")
+    en.add_argument("--mute", action="store_true", help="print the prompts, do not speak")
+    en.add_argument("--rate", type=int, help="speech rate in words per minute")
+    en.add_argument("--volume", type=float, help="speech volume, 0 to 1")
+    en.add_argument("--voice", help="speech voice (name or language)")
+    en.set_defaults(run=enroll)
 
     st = sub.add_parser("settings", help="show, change or reset the remembered settings")
     st.add_argument("--reset", action="store_true", help="back to the built-in defaults")

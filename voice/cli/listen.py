@@ -14,7 +14,8 @@ from engine.cards import RANKS, parse_cards, rank_of
 from voice.errors import RecognizerError, UserError
 from voice.games import find_game
 from voice.games.spec import SHARED_COMMANDS
-from voice.hear.choose import make_recognizer
+from voice.cli.options import profile_paths
+from voice.hear.choose import make_recognizer, read_profiles, with_profiles
 from voice.hear.listeners import WavFilesListener
 from voice.hear.recognizer import ACCEPT, CONFIRM
 from voice.hear.segmenter import Segmenter
@@ -45,6 +46,9 @@ def listen_files(args: argparse.Namespace) -> int:
         recognizer, notice = make_recognizer(language, args.backend, args.model)
     except (ValueError, RecognizerError) as exc:
         raise UserError(str(exc)) from None
+    if args.profile:
+        profiles = read_profiles(profile_paths(args.profile), language)
+        recognizer = with_profiles(recognizer, profiles, language)
     if notice and not args.json:
         print(notice)
     talk = spec.talk(language)

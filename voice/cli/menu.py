@@ -3,7 +3,8 @@
 Which game, how many computer players, the player's name (typed only: by voice the
 remembered name is kept) and the starting lives, chips or match target.  The last choice of
 games is "a game at a real table" (table mode): then which game is played there, and the
-table's own set-up asks the players' names. Every question says
+table's own set-up asks the players' names; by voice the player may also say "my voice"
+first, to teach the game their voice (spoken enrollment). Every question says
 its default, and an empty line (or "okay") takes it. An answer that is not one of the
 choices gets one short sentence and the question again, at most three times, then the
 default. When the input ends, the defaults are taken for everything left.
@@ -14,7 +15,7 @@ the answers come from the ``menu`` section of the language's grammar.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from voice.games.spec import GameSpec
 from voice.hear.recognizer import REJECT
@@ -25,6 +26,7 @@ TABLE = "table"  # the game question's answer for "a game at a real table"
 PROMPT = "> "
 MAX_LIVES = 99
 MAX_NAME = 40
+ENROLL = "enroll"   # the game question's other answer: teach the game your voice
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,11 @@ def lives_question(spec: GameSpec, players: int) -> Optional[Tuple[str, int, Seq
 
 class Menu:
     def __init__(self, language: Language, listener, speaker, games: Sequence[GameSpec],
-                 settings, tables: Sequence[GameSpec] = ()) -> None:
-        """``games``: with virtual cards; ``tables``: the table modes offered."""
+                 settings, tables: Sequence[GameSpec] = (),
+                 enroll: Optional[Callable[[], None]] = None) -> None:
+        """``games``: with virtual cards; ``tables``: the table modes offered; ``enroll``:
+        spoken enrollment of the player's voice, offered after them when the menu is heard
+        by voice (the language's ``enroll`` words, or the number after the choices')."""
         self.language = language
         self.p = language.phrases
         self.listener = listener
@@ -83,10 +88,12 @@ class Menu:
                          for name in ("quit", "help", "repeat")
                          if name in language.grammar.data["commands"]}
         self.typed_only = getattr(listener, "typed_only", True)
+        self.enroll = enroll if not self.typed_only else None
         self.spoken = set()  # the answers a recognizer may hear (typed spellings left out)
         for section in ("games", "numbers"):  # "games" has the words of TABLE too
             for entry in menu.get(section, {}).values():
                 self.spoken.update(self._entry_words(entry, spoken_only=True))
+        self.spoken.update(self._entry_words(menu.get(ENROLL, {}), spoken_only=True))
 
     # --- the questions ----------------------------------------------------------------
 
@@ -100,6 +107,10 @@ class Menu:
         game, opponents = default_game, None
         try:
             game = self.ask_game(default_game)
+            while game == ENROLL:
+                game = default_game  # should the input end meanwhile
+                self.enroll()
+                game = self.ask_game(default_game)
             if game == TABLE:
                 return Choice(self.ask_table_game(), [], 0)
             spec = self._spec(game)
@@ -142,6 +153,11 @@ class Menu:
         answers = self._choices(choices)
         question = self.p.text("menu.game", games=self._or([title for _, title in choices]),
                                hint=self._hint(self.p.text(f"games.{default}")))
+        if self.enroll is not None:
+            number = len(choices) + 1
+            for word in self._number_words(number) + self._entry_words(self.words.get(ENROLL, {})):
+                answers[word] = ENROLL
+            question += " " + self.p.text("enroll.menu_offer", number=number)
         return self._ask(question, answers, default, self.p.text(f"games.{default}"))
 
     def ask_table_game(self) -> str:
@@ -171,6 +187,21 @@ class Menu:
         answers = self._numbers(range(low, high + 1))
         question = self.p.text("menu.opponents", low=low, high=high, hint=self._hint(default))
         return self._ask(question, answers, default, str(default))
+
+    def ask_players(self, fewest: int, most: int) -> Optional[List[str]]:
+        """By voice, a real table's size: its seats are named "Player 1", "Player 2"... (a
+        recognizer cannot hear any name; typed, names are asked one by one instead).
+        None when the player said quit."""
+        try:
+            count = self._ask(self.p.text("menu.table_players", low=fewest, high=most,
+                                          hint=self._hint(fewest)),
+                              self._numbers(range(fewest, most + 1)), fewest, str(fewest))
+        except _Quit:
+            self.speaker.say(self.p.text("answers.quit_yes"))
+            return None
+        except _Ended:
+            count = fewest
+        return [self.p.text("menu.seat_name", n=n) for n in range(1, count + 1)]
 
     def ask_name(self, default: str) -> str:
         question = self.p.text("menu.name", hint=self._hint(default))

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import List, Optional
+from typing import Dict, List, Optional
 
+from voice.errors import UserError
 from voice.games import DEFAULT_GAME, TABLE_CHOICES, VIRTUAL_GAMES
 
 
@@ -85,3 +86,20 @@ def add_voice_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", default="en", help="language, e.g. en, en-gb, ko (default en)")
     p.add_argument("--backend", choices=("auto", "vosk", "sphinx"), default="auto")
     p.add_argument("--model", help="path of a Vosk model folder you already have")
+    p.add_argument("--profile", action="append", default=[], metavar="[NAME=]FILE",
+                   help="your voice profile (made by talking-cards enroll); with several "
+                        "players, NAME=FILE for each one who has one (repeatable)")
+
+
+def profile_paths(values: List[str]) -> Dict[str, str]:
+    """--profile values as player name -> file ("" for whoever plays); UserError when two
+    are for the same player."""
+    paths: Dict[str, str] = {}
+    for value in values:
+        name, _, path = value.partition("=") if "=" in value else ("", "", value)
+        name = name.strip()
+        if name in paths or not path:
+            raise UserError(f"Give one voice profile per player: --profile NAME=FILE "
+                            f"(twice for {name or 'the same player'}).")
+        paths[name] = path
+    return paths

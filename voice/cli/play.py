@@ -10,14 +10,16 @@ import os
 import random
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import List, Optional, Tuple
 
 from engine.cards import parse_cards
 from voice.cli import settings as settings_file
 from voice.cli.menu import Choice, Menu, default_opponents, lives_question
 from voice.cli.native_log import native_output_to_log
-from voice.cli.options import GAME_SETTING_OPTIONS, split_list
+from voice.cli.options import GAME_SETTING_OPTIONS, profile_paths, split_list
 from voice.cli.settings import Settings
+from voice.cli.speech import open_speaker
 from voice.dialog.record import (Recorder, SaveError, Seat, check_save_target, close_events,
                                  open_events, read_save)
 from voice.dialog.session import Session
@@ -162,10 +164,10 @@ def opening_line(language: Language, spec: GameSpec, state) -> str:
 
 
 def load_language(tag: str, spec: Optional[GameSpec] = None) -> Language:
-    """The language with the words of ``spec`` only (none: the start menu's), as one
-    sentence when there is no such language."""
+    """The language with the words of ``spec`` only (none: the start menu's, with spoken
+    enrollment), as one sentence when there is no such language."""
     try:
-        return Language.load(tag, parts=spec.words if spec is not None else ())
+        return Language.load(tag, parts=spec.words if spec is not None else ("enroll",))
     except ValueError as exc:
         raise UserError(sentence(exc)) from None
 
@@ -174,6 +176,7 @@ def start_play(args: argparse.Namespace) -> int:
     language = load_language(args.lang)
 
     _check_options(args)
+    args.voice_profiles = voice_profiles(args, language)
     settings, writable = _load_settings()
     _apply_settings(args, settings)
     menu = wants_menu(args)
@@ -209,6 +212,7 @@ def start_play(args: argparse.Namespace) -> int:
         language = load_language(args.lang, spec)
     if state is not None:
         _check_table(spec, seats, language)
+        _check_profile_names(args.voice_profiles, seats)
 
     try:  # the files are checked before anything is said or written
         if save_path:  # a file other than the one resumed is only replaced with --force
@@ -227,7 +231,8 @@ def start_play(args: argparse.Namespace) -> int:
         listener, voice_failure = open_listener(args, language, speaker, stack)
         if menu:
             choice = Menu(language, listener, speaker, _offered(language), settings,
-                          _offered_tables(language)).run()
+                          _offered_tables(language),
+                          _menu_enrollment(args, language, listener, speaker)).run()
             if choice is None:  # quit in the menu
                 speaker.wait_until_quiet(10.0)
                 return 0
@@ -243,6 +248,9 @@ def start_play(args: argparse.Namespace) -> int:
                     _remember(settings, choice)
         if state is None:  # a real table without --players: the names, one by one
             seats = _ask_names(listener, speaker, language, spec)
+            if seats is None:  # quit before the game began
+                speaker.wait_until_quiet(10.0)
+                return 0
             state = _new_state(spec, args, seats, bot_seed)
             _check_table(spec, seats, language)
         if not args.resume:
@@ -258,6 +266,7 @@ def start_play(args: argparse.Namespace) -> int:
             record = Recorder(spec.id, seats, bot_seed, events_file, save_path, moves)
             session = Session(talk, spec.rules, state, bots, listener, speaker, record,
                               pace=pace, on_voice_failure=voice_failure)
+            _listen_for_whose_turn(listener, session, args.voice_profiles)
             code = session.run(opening)
             if writable and talk.verbose != (settings.verbosity == "verbose"):
                 _remember_verbosity(talk.verbose)  # "shorter", "more detail": kept
@@ -332,13 +341,17 @@ def _remember_verbosity(verbose: bool) -> None:
         print(str(exc), file=sys.stderr)
 
 
-def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> List[Seat]:
-    """The players' names one typed line each, in seating order; an empty line ends."""
-    if not listener.typed_only:
-        raise UserError("Names cannot be recognized by voice: give them with --players "
-                        "\"Ann,Bob,Cem\".")
+def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> Optional[List[Seat]]:
+    """The players' names one typed line each, in seating order; an empty line ends. By
+    voice, how many players (their seats are numbered; --players gives names)."""
     p = language.phrases
     fewest, most = spec.players
+    if not listener.typed_only:
+        names = Menu(language, listener, speaker, [], None).ask_players(fewest, most)
+        if names is None:
+            return None
+        speaker.say(p.text("table.names_read_back", names=p.join(names)))
+        return [Seat(name) for name in names]
     speaker.say(p.text("table.ask_names"))
     names: List[str] = []
     while len(names) < most:
@@ -363,19 +376,6 @@ def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> List[Se
 def echo_name(text: str) -> str:
     """A typed name without control characters or commas, at most 30 characters."""
     return "".join(c for c in text if c.isprintable() and c != ",")[:30]
-
-
-def open_speaker(args: argparse.Namespace, language: Language, stack: ExitStack):
-    from voice.speak.speaker import Speaker, print_line
-    kwargs = {}
-    if args.rate:
-        kwargs["rate_wpm"] = args.rate
-    if args.volume is not None:
-        kwargs["volume"] = args.volume
-    voice = args.voice or language.tts_voice  # speak the language (a wrong one is said once)
-    speaker = Speaker(muted=args.mute, on_text=print_line, voice=voice, **kwargs)
-    stack.callback(speaker.close)
-    return speaker
 
 
 def open_listener(args: argparse.Namespace, language: Language, speaker, stack: ExitStack):
@@ -416,9 +416,65 @@ def open_listener(args: argparse.Namespace, language: Language, speaker, stack: 
 
 
 def _recognizer(args: argparse.Namespace, language: Language):
-    from voice.hear.choose import make_recognizer
+    from voice.hear.choose import make_recognizer, with_profiles
     try:
-        return make_recognizer(language, args.backend, args.model,
-                               push_to_talk=getattr(args, "push_to_talk", False))
+        recognizer, notice = make_recognizer(language, args.backend, args.model,
+                                             push_to_talk=getattr(args, "push_to_talk", False))
     except Exception as exc:
         raise UserError(sentence(exc)) from None
+    return with_profiles(recognizer, getattr(args, "voice_profiles", {}), language), notice
+
+
+def voice_profiles(args: argparse.Namespace, language: Language):
+    """The players' voice profiles (--profile), read before anything is said or written;
+    without one, the profile the start menu made, if any (a damaged one is said once and
+    left aside: nobody named it)."""
+    from voice.hear.choose import read_profiles
+    if args.profile:
+        return read_profiles(profile_paths(args.profile), language)
+    from voice.cli.enroll import default_profile_path
+    remembered = default_profile_path(language)
+    if getattr(args, "table", False) or not remembered.is_file():
+        return {}
+    try:
+        return read_profiles({"": str(remembered)}, language)
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
+        return {}
+
+
+def _check_profile_names(profiles, seats: List[Seat]) -> None:
+    strangers = [name for name in profiles if name and name not in [s.name for s in seats]]
+    if strangers:
+        raise UserError(f"--profile names {strangers[0]}, who is not at the table.")
+
+
+def _menu_enrollment(args: argparse.Namespace, language: Language, listener, speaker):
+    """The start menu's "my voice": spoken enrollment into the --profile file (or the
+    config folder's), heard from this game on; None when the menu is typed."""
+    if listener.typed_only:
+        return None
+    from voice.cli.enroll import default_profile_path, enroll_by_voice
+    from voice.hear.choose import with_profiles
+    named = profile_paths(args.profile)
+    path = named.get("", str(default_profile_path(language)))
+
+    def enroll() -> None:
+        if "" not in named:  # the program's own folder: made if need be, as for settings
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        profile, _ = enroll_by_voice(listener, language, speaker, path)
+        if profile is not None:
+            args.voice_profiles = {**args.voice_profiles, "": profile}
+            plain = getattr(listener.recognizer, "grammar", listener.recognizer)
+            listener.recognizer = with_profiles(plain, args.voice_profiles, language)
+    return enroll
+
+
+def _listen_for_whose_turn(listener, session: Session, profiles) -> None:
+    """A voice profile is one person's: the recognizer uses the player's whose turn it is
+    (at a real table, each turn another voice)."""
+    _check_profile_names(profiles, session.seats)
+    named = [name for name in profiles if name]
+    recognizer = getattr(listener, "recognizer", None)
+    if named and hasattr(recognizer, "whose_turn"):
+        recognizer.whose_turn = lambda: session.seats[session.state_turn()].name

@@ -5,7 +5,8 @@ import argparse
 from contextlib import ExitStack
 
 from voice.cli.native_log import native_output_to_log
-from voice.cli.play import open_listener, open_speaker
+from voice.cli.play import open_listener, voice_profiles
+from voice.cli.speech import open_speaker
 from voice.errors import UserError, sentence
 from voice.games.practice import has_practice, run_practice
 from voice.lang import Language
@@ -19,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     if not has_practice(language):
         raise UserError(f"There is no practice round in {language.name} yet; "
                         f"try it with --lang en.")
+    args.voice_profiles = voice_profiles(args, language)
     with ExitStack() as stack:
         stack.enter_context(native_output_to_log())
         speaker = open_speaker(args, language, stack)

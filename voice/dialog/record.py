@@ -21,7 +21,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, List, NamedTuple, Optional, Sequence
+from typing import IO, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Union
 
 FORMAT = "talking-cards-save"
 VERSION = 1
@@ -114,12 +114,13 @@ def write_save(path: str, data: Dict[str, Any]) -> None:
     write_atomically(target, json.dumps(data), ".save-")
 
 
-def write_atomically(target: Path, text: str, prefix: str) -> None:
-    """``text`` into a temporary file beside ``target``, synced, then renamed over it: the
-    file is whole or as it was, and the temporary file never survives a failure."""
+def write_atomically(target: Path, text: Union[str, bytes], prefix: str) -> None:
+    """``text`` (or bytes) into a temporary file beside ``target``, synced, then renamed over
+    it: the file is whole or as it was, and the temporary file never survives a failure."""
     fd, tmp = tempfile.mkstemp(prefix=prefix, dir=str(target.parent.resolve()))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

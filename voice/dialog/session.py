@@ -340,9 +340,9 @@ class Session:
         if other is not None and other.kind == "command" and other.name in ("yes", "no"):
             self.reject(seat, heard, "nothing_to_answer", self.p.text("dialog.nothing_asked"))
             return
-        # a card by its rank only: the second vocabulary holds ranks, not suited cards
-        if unsure and intent.suit is None and other is not None and other.kind == "play" \
-                and other.rank != intent.rank \
+        # only a card said by its rank: a move such as "sesenta y seis" holds a rank word
+        if unsure and intent.kind == "play" and intent.suit is None and other is not None \
+                and other.kind == "play" and other.rank != intent.rank \
                 and not self.menu(seat).allowed(Intent("play", rank=other.rank)):
             outcome = self.menu(seat).resolve(Intent("play", rank=other.rank))
             if outcome.refusal:  # "You have no seven. Your cards: ..."
@@ -361,9 +361,10 @@ class Session:
         return self.grammar.parse(answer) == Intent("command", name="yes") if answer else False
 
     def second_vocabulary(self) -> List[str]:
-        """Every card by its rank, and yes and no: what a doubtful utterance is heard against."""
+        """Every card by its rank (and with its suit, as Sixty-Six names cards), and yes and
+        no: what a doubtful utterance is heard against."""
         return self.grammar.vocabulary(
-            lambda i: (i.kind == "play" and i.suit is None and i.value is None)
+            lambda i: (i.kind == "play" and i.value is None)
             or (i.kind == "command" and i.name in ("yes", "no")))
 
     def act(self, intent: Intent, seat: int, heard: Heard, confirmed: bool = False) -> None:

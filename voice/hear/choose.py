@@ -3,11 +3,14 @@ else the embedded PocketSphinx English acoustic model when the language has pron
 for it, with a one-line notice in the language saying so."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Mapping, Optional, Tuple
 
 from voice.errors import ModelError, RecognizerError
 from voice.hear.recognizer import Recognizer
 from voice.lang import Language
+
+if TYPE_CHECKING:
+    from voice.hear.profile import VoiceProfile
 
 
 def make_recognizer(language: Language, backend: str = "auto", model_path: Optional[str] = None,
@@ -41,3 +44,34 @@ def make_recognizer(language: Language, backend: str = "auto", model_path: Optio
             notice = f"{problem} {notice}"
     return SphinxRecognizer(language.sphinx_pronunciations, strict=not push_to_talk,
                             verdict=language.sphinx_verdict), notice
+
+
+def read_profiles(paths: Mapping[str, str], language: Language) -> Dict[str, "VoiceProfile"]:
+    """Each player's voice profile (name -> file; "" for whoever plays), read and checked
+    before the game starts: UserError (one sentence) for the first that cannot be used."""
+    from voice.hear.profile import VoiceProfile
+    return {name: VoiceProfile.read(path, language.code) for name, path in paths.items()}
+
+
+def with_profiles(recognizer: Recognizer, profiles: Mapping[str, "VoiceProfile"],
+                  language: Language) -> Recognizer:
+    """``recognizer`` fused with the players' voice profiles (itself when there are none)."""
+    if not profiles:
+        return recognizer
+    from voice.hear.fused import FusedRecognizer
+    return FusedRecognizer(recognizer, profiles, same=phrase_agreement(language))
+
+
+def phrase_agreement(language: Language) -> Callable[[str, str], bool]:
+    """Whether two readings agree: the same command, or the same card (with a value or
+    "play the" or without)."""
+    grammar = language.grammar
+
+    def same(a: str, b: str) -> bool:
+        one, other = grammar.parse(a), grammar.parse(b)
+        if one is None or other is None:
+            return False
+        if one.kind == other.kind == "play":
+            return (one.rank, one.suit) == (other.rank, other.suit)
+        return one == other
+    return same

@@ -1,0 +1,264 @@
+"""Enrollment benchmark: what a voice profile does for real speakers' card ranks in a game.
+
+FSDD speakers (real people, 8 kHz; ``bench/recognition.py`` explains the audio path) each
+enroll the rank words two ... nine with takes 0-2, as ``talking-cards enroll`` would (each
+take through the microphone path and the segmenter).  Then every other take of a rank is
+said on a turn whose hand holds it (the in-game vocabulary of a three-card hand, as the
+session builds it), by PocketSphinx alone and by PocketSphinx fused with the profile
+(``voice/hear/fused.py``).  What the session does with each reading:
+
+- right move: the right card is played, at once or after a read-back ("Seven?" - "yes");
+- asked first: a move was read back (right or wrong: a wrong one is turned down with "no");
+- wrong at once: a card that was not said is played without a read-back (the worst case).
+
+Words that are not in the hand are measured too: "zero" and "one" (no card), and ranks the
+hand does not hold.  None of them may become a move without a read-back.
+
+The fusion's constants were chosen on takes 3-9 (``--sweep`` prints the grid); the
+figures reported are takes 10-19 (``--takes 3-19`` for all).
+
+    python3 bench/enrollment.py            # the tables (about 3 minutes on 2 cores)
+    python3 bench/enrollment.py --sweep    # the constants' grid on takes 3-9
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import pickle
+import random
+import sys
+import time
+import warnings
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from bench.recognition import (DIGITS, FSDD, in_game_vocabulary, is_move, mic_path,  # noqa: E402
+                               same_intent)
+from voice.hear import fused  # noqa: E402
+from voice.hear.audio import WavSource  # noqa: E402
+from voice.hear.choose import phrase_agreement  # noqa: E402
+from voice.hear.profile import VoiceProfile  # noqa: E402
+from voice.hear.recognizer import CONFIRM, REJECT, Hypothesis  # noqa: E402
+from voice.hear.segmenter import Segmenter  # noqa: E402
+from voice.hear.sphinx import SphinxRecognizer  # noqa: E402
+from voice.lang import Language  # noqa: E402
+
+ENROLL_TAKES = (0, 1, 2)
+SAME = phrase_agreement(Language.load("en"))   # as in a game
+RANKS = DIGITS[2:]          # the FSDD words that are card ranks
+NOT_CARDS = DIGITS[:2]      # "zero", "one": no card at all
+
+
+@dataclass
+class Reading:
+    speaker: str
+    said: str
+    in_hand: bool
+    heard: Hypothesis              # PocketSphinx alone
+    distance: Dict[str, float]     # the profile's matcher, per known phrase of the vocabulary
+
+
+def clips(takes):
+    """(speaker, word, take, the utterance as the recognizer gets it) of FSDD."""
+    seg = Segmenter()
+    for path in sorted(FSDD.glob("*.wav")):
+        digit, speaker, take = path.stem.split("_")
+        if int(take) in takes or int(take) in ENROLL_TAKES:
+            pcm = np.concatenate(list(WavSource(path, rate=16000).chunks()))
+            yield speaker, DIGITS[int(digit)], int(take), mic_path(
+                pcm, seg, seed=100 * int(take) + int(digit))
+
+
+def profiles(utterances) -> Dict[str, VoiceProfile]:
+    made: Dict[str, VoiceProfile] = defaultdict(lambda: VoiceProfile("en"))
+    for (speaker, word, take), utt in sorted(utterances.items()):
+        if take in ENROLL_TAKES and word in RANKS:
+            made[speaker].add(word, utt)
+    return dict(made)
+
+
+def readings(rec: SphinxRecognizer, takes, match_ms: list) -> List[Reading]:
+    utterances = {(s, w, t): u for s, w, t, u in clips(set(takes))}
+    voices = profiles(utterances)
+    rng = random.Random(2026)
+    out = []
+    for (speaker, word, take), utt in sorted(utterances.items()):
+        if take not in takes:
+            continue
+        hands = []
+        if word in RANKS:
+            ranks = [word] + rng.sample([r for r in RANKS if r != word], 2)
+            hands.append((True, ranks))
+        # the same clip on a turn whose hand does not hold the word: a card one does not have
+        hands.append((False, rng.sample([r for r in RANKS if r != word], 3)))
+        for in_hand, ranks in hands:
+            rng.shuffle(ranks)
+            vocab = in_game_vocabulary(ranks, rng.randint(0, 90))
+            rec.set_vocabulary(vocab)
+            heard = rec.recognize(utt.tobytes())
+            t0 = time.perf_counter()
+            distance = voices[speaker].match(utt, vocab)
+            match_ms.append((time.perf_counter() - t0) * 1000)
+            out.append(Reading(speaker, word, in_hand, heard, distance))
+    return out
+
+
+def odd_takes() -> None:
+    """How often spoken enrollment would ask again: for three real takes of a word, and when
+    one of the three is another word (each other rank in turn)."""
+    enrolled = {(s, w, t): u for s, w, t, u in clips(()) if w in RANKS}
+    false_alarms = caught = swaps = 0
+    groups = sorted({(s, w) for s, w, _ in enrolled})
+    for speaker, word in groups:
+        own = [enrolled[(speaker, word, t)] for t in ENROLL_TAKES]
+        false_alarms += _odd(word, own) is not None
+        for other in RANKS:
+            if other != word:
+                swaps += 1
+                caught += _odd(word, own[:2] + [enrolled[(speaker, other, 2)]]) == 2
+    print("\nspoken enrollment, takes 0-2: asked again for %d of %d words said right three "
+          "times; another word as the third take caught %d of %d times" % (
+              false_alarms, len(groups), caught, swaps))
+
+
+def _odd(word: str, takes) -> "int | None":
+    profile = VoiceProfile("en")
+    for pcm in takes:
+        profile.add(word, pcm)
+    return profile.odd_take(word)
+
+
+def outcome(hyp: Hypothesis, said: str, in_hand: bool) -> str:
+    """"right", "right asked", "wrong asked", "wrong", or "other" (nothing played: "say that
+    again", or a question answered)."""
+    if hyp.verdict == REJECT or not hyp.text or not is_move(hyp.text):
+        return "other"
+    right = in_hand and same_intent(hyp.text, said)
+    if hyp.verdict == CONFIRM:
+        return "right asked" if right else "wrong asked"
+    return "right" if right else "wrong"
+
+
+def tally(rows: List[Reading], fuse: bool) -> Dict[str, Dict[str, int]]:
+    counts: Dict[str, Dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        hyp = fused.judge(r.heard, r.distance, SAME) if fuse else r.heard
+        key = r.speaker if r.in_hand and r.said in RANKS else (
+            "not a card" if r.said in NOT_CARDS else "not in hand")
+        counts[key][outcome(hyp, r.said, r.in_hand)] += 1
+        counts[key]["n"] += 1
+    return counts
+
+
+def pct(n, d) -> str:
+    return "%5.1f%%" % (100.0 * n / d) if d else "   -  "
+
+
+def report(rows: List[Reading]) -> None:
+    held = [r for r in rows if r.in_hand and r.distance]
+    alone = sum(min(r.distance, key=r.distance.get) == r.said for r in held)
+    print("\nthe matcher alone (nearest of the hand's ranks): %s of %d right" % (
+        pct(alone, len(held)).strip(), len(held)))
+    print("\nRank said on a turn whose hand holds it (in-game vocabulary of a three-card hand)")
+    print("%-10s %-12s %6s %11s %10s %10s %13s" % ("speaker", "", "clips", "right move",
+                                                   "at once", "asked", "wrong at once"))
+    for fuse, name in ((False, "no profile"), (True, "profile")):
+        counts = tally(rows, fuse)
+        speakers = sorted(k for k in counts if k not in ("not a card", "not in hand"))
+        total = defaultdict(int)
+        for s in speakers + ["all"]:
+            c = counts[s] if s != "all" else total
+            if s != "all":
+                for k, v in c.items():
+                    total[k] += v
+            asked = c["right asked"] + c["wrong asked"]
+            print("%-10s %-12s %6d %11s %10s %10s %13s" % (
+                s, name, c["n"], pct(c["right"] + c["right asked"], c["n"]),
+                pct(c["right"], c["n"]), pct(asked, c["n"]), pct(c["wrong"], c["n"])))
+    print("\nWords that are not in the hand: what became a move")
+    print("%-12s %-12s %6s %13s %13s %13s" % ("said", "", "clips", "move at once",
+                                              "read back", "nothing"))
+    for fuse, name in ((False, "no profile"), (True, "profile")):
+        counts = tally(rows, fuse)
+        for key in ("not in hand", "not a card"):
+            c = counts[key]
+            moves_at_once = c["wrong"] + c["right"]
+            asked = c["wrong asked"] + c["right asked"]
+            print("%-12s %-12s %6d %13s %13s %13s" % (key, name, c["n"], pct(moves_at_once, c["n"]),
+                                                      pct(asked, c["n"]), pct(c["other"], c["n"])))
+
+
+def sweep(rows: List[Reading]) -> None:
+    """Every setting of the fusion's constants: right moves, read-backs and wrong moves at
+    once, over the clips given (takes 3-9 when choosing them)."""
+    print("%6s %6s %7s %8s %8s %8s %10s" % ("agree", "sure", "margin", "right", "asked",
+                                             "wrong", "not held"))
+    for agree, sure, margin in itertools.product((1.04, 1.06, 1.08, 1.10, 1.12, 1.14, 1.16),
+                                                 (1.06, 1.10, 1.15), (1.05, 1.10, 1.20)):
+        fused.AGREE_AT, fused.SURE_AT, fused.SURE_MARGIN = agree, sure, margin
+        counts = tally(rows, True)
+        held = defaultdict(int)
+        for s, c in counts.items():
+            if s not in ("not a card", "not in hand"):
+                for k, v in c.items():
+                    held[k] += v
+        out = defaultdict(int)
+        for key in ("not a card", "not in hand"):
+            for k, v in counts[key].items():
+                out[k] += v
+        print("%6.2f %6.2f %7.2f %8s %8s %8s %10s" % (
+            agree, sure, margin, pct(held["right"] + held["right asked"], held["n"]),
+            pct(held["right asked"] + held["wrong asked"], held["n"]),
+            pct(held["wrong"], held["n"]), pct(out["wrong"] + out["right"], out["n"])))
+
+
+def takes_arg(text: str):
+    low, _, high = text.partition("-")
+    return tuple(range(int(low), int(high or low) + 1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--takes", type=takes_arg, help="test takes, e.g. 10-19 (default; "
+                                                    "3-9 with --sweep)")
+    ap.add_argument("--sweep", action="store_true", help="the fusion constants' grid")
+    ap.add_argument("--readings", metavar="FILE", help="keep the decodings in FILE (a pickle) "
+                                                      "and reuse them when it exists")
+    args = ap.parse_args()
+    if not FSDD.is_dir():
+        print("FSDD recordings not found at %s: nothing to measure." % FSDD)
+        return
+    warnings.simplefilter("ignore")
+    takes = args.takes or (takes_arg("3-9") if args.sweep else takes_arg("10-19"))
+    rec = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
+    match_ms: list = []
+    if args.readings and Path(args.readings).exists():
+        with open(args.readings, "rb") as f:
+            rows, match_ms = pickle.load(f)
+    else:
+        rows = readings(rec, takes, match_ms)
+        if args.readings:
+            with open(args.readings, "wb") as f:
+                pickle.dump((rows, match_ms), f)
+    print("FSDD %s, enrollment takes %s, test takes %d-%d, %d readings" % (
+        ", ".join(sorted({r.speaker for r in rows})), ",".join(map(str, ENROLL_TAKES)),
+        takes[0], takes[-1], len(rows)))
+    if args.sweep:
+        sweep(rows)
+        return
+    report(rows)
+    odd_takes()
+    ms = np.array(match_ms)
+    print("\nmatcher time per utterance (DTW over the vocabulary's known phrases, 3 takes "
+          "each): mean %.1f ms, p95 %.1f ms" % (ms.mean(), np.percentile(ms, 95)))
+
+
+if __name__ == "__main__":
+    main()
