@@ -396,6 +396,22 @@ def test_push_to_talk_key_down_barges_in(sphinx, capsys):
         keys.close()
 
 
+def test_hands_free_barge_in_cuts_the_speech_when_the_player_starts(sphinx):
+    """--barge-in (headphones): the speaker is cut as the player's words begin, before they
+    are decoded, and the words are then heard as usual."""
+    cut_at = []
+    recognizer = CallLog(sphinx)
+    listener = VoiceListener(HeldSource(join([synthesize_pcm("seven")], gap_s=1.0)),
+                             Segmenter(), recognizer,
+                             on_speech_start=lambda: cut_at.append(len(recognizer.calls)))
+    try:
+        heard = Listening(listener).wait()
+    finally:
+        listener.close()
+    assert heard.text == "seven"
+    assert len(cut_at) == 1 and recognizer.names()[cut_at[0]] == "begin"
+
+
 # ------------------------------------------------------------------ ending at a pause
 
 def test_a_whole_phrase_ends_at_a_pause_before_the_trailing_silence(sphinx):

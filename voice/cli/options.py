@@ -61,6 +61,9 @@ def add_play_arguments(p: argparse.ArgumentParser, table: bool = False) -> None:
     p.add_argument("--push-to-talk", action="store_true",
                    help="press Enter to start and to end each utterance instead of "
                         "hands-free listening")
+    p.add_argument("--barge-in", action="store_true",
+                   help="hands-free, for headphones: the microphone stays open while the game "
+                        "talks, and speaking cuts it short (with speakers it would hear itself)")
     p.add_argument("--trailing-silence", type=float, default=0.5, metavar="SECONDS",
                    help="hands-free: the pause that ends an utterance (default 0.5)")
     p.add_argument("--pace", type=float, help="seconds between bot moves (default 0.8, "

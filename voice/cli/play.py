@@ -407,7 +407,8 @@ def open_listener(args: argparse.Namespace, language: Language, speaker, stack: 
         prompts = (language.phrases.text("prompts.push_to_talk"),
                    language.phrases.text("prompts.listening"))
         listener = open_voice_input(recognizer, speaker, push_to_talk=args.push_to_talk,
-                                    trailing_silence_s=args.trailing_silence, prompts=prompts)
+                                    trailing_silence_s=args.trailing_silence, prompts=prompts,
+                                    barge_in=getattr(args, "barge_in", False))
         stack.callback(listener.close)
         return listener, keyboard_notice
     except Exception as exc:  # no microphone, no model: say it once, play by keyboard

@@ -38,6 +38,7 @@ class VoiceListener:
 
     def __init__(self, source, segmenter, recognizer: Recognizer, push_to_talk: bool = False,
                  keys: Optional[IO[str]] = None, on_listening=None, on_key_down=None,
+                 on_speech_start=None,
                  prompts: Sequence[str] = ("(Enter to talk) ", "Listening... Enter when done. ")
                  ) -> None:
         """``prompts``: push-to-talk's two prompts in the player's language (press, release)."""
@@ -48,6 +49,7 @@ class VoiceListener:
         self.keys = keys or sys.stdin
         self.on_listening = on_listening
         self.on_key_down = on_key_down    # push-to-talk: the player barges in
+        self.on_speech_start = on_speech_start  # hands-free barge-in (headphones)
         self.prompts = tuple(prompts)
         self.live = True
         self._vocabulary: List[str] = []
@@ -119,6 +121,8 @@ class VoiceListener:
             if item.utterance == self.ended_early:
                 continue  # its trailing silence
             if item.kind == START:
+                if self.on_speech_start:
+                    self.on_speech_start()  # the player talks over the game: it stops
                 self.recognizer.begin()
                 in_utterance, fed, parts, so_far = True, self._feed(item.pcm), [item.pcm], None
             elif not in_utterance:
@@ -292,16 +296,18 @@ def second_opinion(recognizer: Recognizer, pcm: np.ndarray,
 
 def open_voice_input(make_recognizer: Callable[[], Recognizer], speaker,
                      push_to_talk: bool = False, trailing_silence_s: float = 0.5,
-                     prompts: Sequence[str] = ("(Enter to talk) ", "Listening... Enter when done. ")
-                     ) -> VoiceListener:
+                     prompts: Sequence[str] = ("(Enter to talk) ", "Listening... Enter when done. "),
+                     barge_in: bool = False) -> VoiceListener:
     """A listener on the default microphone; MicrophoneError (one sentence) if there is none.
 
     The microphone is opened first, so a recognizer is only loaded when there is one. It
     drops its input while the speaker talks, so the program never hears itself; the
-    "listening" earcon tells the player when to speak.
+    "listening" earcon tells the player when to speak.  ``barge_in`` (headphones: the
+    microphone cannot hear the game) keeps it open while the game talks, and speech cuts it.
     """
     from voice.hear.microphone import MicrophoneSource
-    source = MicrophoneSource(rate=Recognizer.sample_rate, mute_while=speaker)
+    source = MicrophoneSource(rate=Recognizer.sample_rate,
+                              mute_while=None if barge_in else speaker)
     try:
         recognizer = make_recognizer()
     except Exception:
@@ -311,4 +317,5 @@ def open_voice_input(make_recognizer: Callable[[], Recognizer], speaker,
                           hands_free=not push_to_talk)
     return VoiceListener(source, segmenter, recognizer, push_to_talk=push_to_talk,
                          on_listening=lambda: speaker.earcon("listening"),
-                         on_key_down=speaker.barge_in, prompts=prompts)
+                         on_key_down=speaker.barge_in, prompts=prompts,
+                         on_speech_start=speaker.barge_in if barge_in else None)
