@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 
-from recognition import (DIGITS, FSDD, in_game_vocabulary, pct, random_hand,  # noqa: E402
-                         same_intent)
+from recognition import (DIGITS, FSDD, RANK_CODES, in_game_vocabulary, pct,  # noqa: E402
+                         random_hand, same_intent)
 from tests.speech_clips import VOICES, synthesize_pcm  # noqa: E402
 from voice.dsp import noise_floor, speech_level_dbfs  # noqa: E402
 from voice.hear.audio import AudioSource, WavSource  # noqa: E402
@@ -68,11 +68,10 @@ def in_room(pcm: np.ndarray, seed: int) -> np.ndarray:
     return np.clip(np.round(stream), -32768, 32767).astype(np.int16)
 
 
-def hear(recognizer, vocabulary, stream, pause_s, reuse):
+def hear(recognizer, vocabulary, stream, pause_s):
     """(reading, its verdict, ended early) through the real listener."""
     chunks = [stream[i:i + 480] for i in range(0, len(stream), 480)]
     listener = VoiceListener(ListOfChunks(chunks), Segmenter(pause_s=pause_s), recognizer)
-    listener.reuse_pause_reading = reuse
     try:
         heard = listener.listen(vocabulary, "")
         return (heard.text, heard.verdict, listener.ended_early > 0) if heard else ("", "", False)
@@ -88,7 +87,7 @@ def clips(n_fsdd: int):
         files = sorted(p for p in FSDD.glob("*.wav") if 2 <= int(p.name.split("_")[0]) <= 9)
         for i, path in enumerate(files[::max(1, len(files) // n_fsdd)] if n_fsdd else []):
             said = DIGITS[int(path.name.split("_")[0])]
-            hand, total = random_hand(rng, must=said)
+            hand, total = random_hand(rng, must=RANK_CODES[said])
             pcm = np.concatenate(list(WavSource(path, rate=16000).chunks()))
             out.append(("FSDD " + path.name.split("_")[1], said, in_game_vocabulary(hand, total),
                         in_room(pcm, i)))
@@ -98,13 +97,13 @@ def clips(n_fsdd: int):
         for j, said in enumerate(COMMANDS):
             hand = [w for w in ("seven", "king", "nine", "three", "jack") if w in said][:1]
             hand += [r for r in ("ace", "ten", "four") if r not in hand][:3 - len(hand)]
-            vocabulary = in_game_vocabulary(hand, 40)
+            vocabulary = in_game_vocabulary([RANK_CODES[r] for r in hand], 40)
             pcm = synthesize_pcm(said, voice=voice, speed=speed, pad_s=0.0)
             out.append(("espeak-ng", said, vocabulary, in_room(pcm, 100 * k + j)))
     for k, (voice, speed) in enumerate(VOICES[:6]):
         for first, second in HESITATED:
-            rank = "ace" if first == "ace" else "ten"
-            vocabulary = in_game_vocabulary([rank, "seven", "king"], 40)
+            rank = "A" if first == "ace" else "10"
+            vocabulary = in_game_vocabulary([rank, "7", "K"], 40)
             a, b = (synthesize_pcm(w, voice=voice, speed=speed, pad_s=0.0) for w in (first, second))
             gap = np.zeros(int(0.35 * 16000), dtype=np.int16)  # a 0.35 s hesitation
             out.append(("hesitation", f"{first} {second}", vocabulary,
@@ -117,31 +116,27 @@ def main():
     parser.add_argument("--fsdd", type=int, default=240, help="FSDD clips (0: none)")
     parser.add_argument("--pauses", default="0.15,0.2,0.3")
     args = parser.parse_args()
-    settings = [(None, False)] + [(float(p), reuse) for p in args.pauses.split(",")
-                                  for reuse in (False, True)]
+    settings = [None] + [float(p) for p in args.pauses.split(",")]
     recognizer = SphinxRecognizer(Language.load("en").sphinx_pronunciations, strict=True)
     data = clips(args.fsdd)
     groups = sorted({label for label, *_ in data})
     print("Utterances ended at a pause (pause_s) or after the whole trailing silence (off),"
           " open-microphone verdicts")
-    print("reuse: the reading made at the last pause answers when nothing was said after it"
-          " (no decoding after the trailing silence)")
-    print(f"{'clips':16} {'pause_s':>7} {'reuse':>5} {'n':>4} {'right':>7} {'acc right':>9} "
+    print(f"{'clips':16} {'pause_s':>7} {'n':>4} {'right':>7} {'acc right':>9} "
           f"{'acc WRONG':>9} {'early':>7}")
     for group in groups:
         rows = [row for row in data if row[0] == group]
-        for pause_s, reuse in settings:
+        for pause_s in settings:
             right = accepted = wrong = early = 0
             for _, said, vocabulary, stream in rows:
-                text, verdict, ended_early = hear(recognizer, vocabulary, stream, pause_s, reuse)
+                text, verdict, ended_early = hear(recognizer, vocabulary, stream, pause_s)
                 ok = same_intent(text, said)
                 right += ok
                 accepted += ok and verdict == ACCEPT
                 wrong += (not ok) and verdict == ACCEPT
                 early += ended_early
             n = len(rows)
-            print(f"{group:16} {'off' if pause_s is None else pause_s:>7} {'yes' if reuse else 'no':>5}"
-                  f" {n:4d} {pct(right, n):>7} "
+            print(f"{group:16} {'off' if pause_s is None else pause_s:>7} {n:4d} {pct(right, n):>7} "
                   f"{pct(accepted, n):>9} {pct(wrong, n):>9} {pct(early, n):>7}")
 
 

@@ -172,8 +172,8 @@ class Menu:
     def _choices(self, choices, word_ids=None) -> Dict[str, str]:
         """Answers naming each choice: its number and its words (under ``word_ids``)."""
         answers: Dict[str, str] = {}
-        for number, (value, _) in enumerate(choices, 1):
-            words_of = (word_ids or [v for v, _ in choices])[number - 1]
+        ids = word_ids or [value for value, _ in choices]
+        for number, ((value, _), words_of) in enumerate(zip(choices, ids), 1):
             for word in self._number_words(number):
                 answers[word] = value
             for word in self._entry_words(self.words.get("games", {}).get(words_of, {})):

@@ -57,7 +57,6 @@ class VoiceListener:
         self._lock = threading.Lock()     # the segmenter is used by the capture and key threads
         self._talking = False             # push-to-talk: the key is down
         self.ended_early = 0             # the utterance last ended at a pause
-        self.reuse_pause_reading = True
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._capture, name="microphone", daemon=True)
         self._thread.start()
@@ -143,8 +142,7 @@ class VoiceListener:
             else:  # END, or DISCARD: a click, a tap of the key
                 if self.on_listening and self.push_to_talk:
                     self.on_listening()  # the key is up (as before streaming)
-                if (item.kind == END and item.settled and so_far is not None
-                        and self.reuse_pause_reading):
+                if item.kind == END and item.settled and so_far is not None:
                     self.recognizer.cancel()  # nothing said since the pause: that reading
                     hypothesis = so_far
                 else:
