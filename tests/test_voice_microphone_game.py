@@ -10,10 +10,12 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cli_runner import read_events
-from speech_clips import espeak_available, synthesize
+from speech_clips import espeak_available, level_dbfs, load, noise_floor, synthesize
+from voice.hear.audio import write_wav
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D"
@@ -169,3 +171,41 @@ def test_the_start_menu_by_live_microphone(virtual_audio, tmp_path):
     assert any(line.startswith("Round 1.") for line in game.seen)
     assert "Your name?" not in " ".join(game.seen)   # by voice the remembered name is kept
     assert any("Strong 4" in line for line in game.seen)   # three computer players
+
+
+def test_hands_free_barge_in_by_live_microphone(virtual_audio, tmp_path):
+    """--barge-in with headphones (a second sink the microphone cannot hear): the player's
+    move, said while the long help answer is spoken, cuts the speech as its words begin and
+    is played."""
+    move = synthesize("play the ten")
+    pcm = load(move)
+    floor = level_dbfs(pcm[:1600])
+    words_begin = np.nonzero(np.abs(pcm.astype(np.int32)) > 10 ** ((floor + 25) / 20) * 32768)[0][0] / 16000
+    room = write_wav(tmp_path / "room.wav", noise_floor(16000 * 60, floor).astype(np.int16))
+    events = tmp_path / "events.jsonl"
+    with virtual_audio.headphones() as phones:
+        noise = virtual_audio.play_wav(room, wait=False)   # a room is never digitally silent
+        game = Game(["--players", "Ann,Bob", "--lives", "1", "--seed", "5", "--deck", DECK,
+                     "--input", "voice", "--backend", "sphinx", "--barge-in", "--pace", "0",
+                     "--events", str(events)], phones.env)
+        try:
+            game.wait_for("Ann, your turn.")
+            # PocketSphinx's first utterance in a new noise floor is often missed (its
+            # cepstral mean is still the clean one), so the first question is another.
+            virtual_audio.play_wav(synthesize("total"))
+            game.wait_for("The total is 0.")
+            phones.quiet_from(phones.wait_for_sound(after=time.monotonic() - 10))
+            virtual_audio.play_wav(synthesize("what can I say"))
+            game.wait_for("Say a card to play it")
+            help_starts = phones.wait_for_sound(after=time.monotonic())
+            time.sleep(1.0)
+            said = time.monotonic()
+            game.say_move(virtual_audio, "play the ten", "Total 10.")
+            cut = phones.quiet_from(help_starts)
+        finally:
+            game.proc.kill()
+            game.proc.wait(timeout=30)
+            noise.kill()
+    # The help takes over 20 s to say; it stopped as the words began.
+    assert said + words_begin - 0.05 < cut < said + words_begin + 1.0, (cut - said, words_begin)
+    assert plays_in(events) == [("Ann", "10S", 10)]

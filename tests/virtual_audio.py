@@ -206,6 +206,28 @@ class VirtualAudio:
                 raw = sink.read()
                 recording.pcm = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").copy()
 
+    @contextmanager
+    def headphones(self, name: str = "virtual_headphones") -> Iterator["LiveCapture"]:
+        """A second sink that the microphone (the first sink's monitor) cannot hear, as
+        headphones are; yields its live capture, whose ``env`` makes a program play to it."""
+        loaded = self._pactl("load-module", "module-null-sink", "sink_name=" + name,
+                             "rate=%d" % SINK_RATE, "channels=1")
+        if loaded.returncode != 0:
+            raise RuntimeError("pactl load-module failed: %s" % loaded.stderr.decode())
+        keepalive = subprocess.Popen(   # ticking like a sound card, as the first sink
+            ["pacat", "--playback", "--raw", "--format=s16le", "--rate=%d" % SINK_RATE,
+             "--channels=1", "--latency-msec=20", "--device=" + name, "/dev/zero"],
+            env=self.client_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        capture = LiveCapture(name, self.client_env(), str(self.dir))
+        try:
+            yield capture
+        finally:
+            capture.close()
+            keepalive.terminate()
+            keepalive.wait(timeout=10)
+            self._pactl("unload-module", loaded.stdout.decode().strip())
+
     def _pactl(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run(["pactl", "--server", self.server] + list(args),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=10)
@@ -240,3 +262,64 @@ def virtual_audio() -> Iterator[VirtualAudio]:
     finally:
         audio.stop()
 
+
+
+class LiveCapture:
+    """What reaches a sink, read while it plays: when sound starts and when it stops.
+
+    Times are ``time.monotonic()`` values: the last sample captured is taken as "now" (the
+    capture runs 10 ms behind), since a capture starts a moment after it is asked for."""
+
+    RATE, FRAME_S, LOUD_DB = 16000, 0.05, -45.0
+
+    def __init__(self, sink: str, client_env: dict, folder: str) -> None:
+        self.env = dict(client_env, PULSE_SINK=sink)   # for the program that plays to it
+        self._file = tempfile.NamedTemporaryFile(dir=folder, suffix=".raw")
+        self._proc = subprocess.Popen(
+            ["parec", "--raw", "--format=s16le", "--rate=%d" % self.RATE, "--channels=1",
+             "--latency-msec=10", "--device=%s.monitor" % sink],
+            env=client_env, stdout=self._file, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while not len(self._read()[0]):
+            if time.monotonic() > deadline:
+                raise VirtualAudioUnavailable("The second virtual sink delivers no audio.")
+            time.sleep(0.05)
+
+    def _read(self):
+        """(one flag per frame so far, True where something is heard; the time of frame 0)."""
+        raw = Path(self._file.name).read_bytes()
+        now = time.monotonic()
+        pcm = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2")
+        loud = frame_levels_db(pcm, self.RATE, self.FRAME_S) > self.LOUD_DB
+        return loud, now - len(pcm) / self.RATE
+
+    def wait_for_sound(self, after: float, timeout: float = 30.0) -> float:
+        """The time sound starts at or after ``after``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            loud, zero = self._read()
+            first = max(0, int((after - zero) / self.FRAME_S))
+            heard = np.nonzero(loud[first:])[0]
+            if len(heard):
+                return zero + (first + int(heard[0])) * self.FRAME_S
+            time.sleep(0.05)
+        raise AssertionError("no sound reached the sink within %.0f s" % timeout)
+
+    def quiet_from(self, after: float, quiet_s: float = 0.6, timeout: float = 60.0) -> float:
+        """The time the first stretch of ``quiet_s`` without sound begins after ``after``
+        (waiting for it while the sink still plays)."""
+        need = int(quiet_s / self.FRAME_S)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            (loud, zero), run = self._read(), 0
+            for frame in range(max(0, int((after - zero) / self.FRAME_S)), len(loud)):
+                run = 0 if loud[frame] else run + 1
+                if run == need:
+                    return zero + (frame - need + 1) * self.FRAME_S
+            time.sleep(0.1)
+        raise AssertionError("the sound did not stop within %.0f s" % timeout)
+
+    def close(self) -> None:
+        self._proc.terminate()
+        self._proc.wait(timeout=10)
+        self._file.close()
