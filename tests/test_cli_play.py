@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from cli_runner import read_events, talking_cards
+from cli_runner import Game, read_events, talking_cards
 
 run_cli = talking_cards
 
@@ -126,3 +126,56 @@ def test_33_doubled_to_66_costs_everyone_else_and_the_house_rule_charges_the_pla
         lives = [(e["player"], e["reason"]) for e in read_events(events) if e["type"] == "lives"]
         assert lives == [("Ann", "hit_33")] + bob + [("Ann", "hit_66")], result.stdout
         assert "Bob hits 66: everyone else loses a life." in result.stdout
+
+
+RANKS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten plus", "jack",
+         "queen", "king", "ace one")
+
+
+def play_any_card(game: Game) -> None:
+    """Ranks typed until one is in hand (each other one gets "You have no ...")."""
+    for rank in RANKS:
+        game.type(rank)
+        if game.wait_for("You play", "You have no").startswith("You play"):
+            return
+    raise AssertionError("no card could be played")
+
+
+def test_repeat_what_happened_and_my_lives_typed(tmp_path):
+    """"repeat" replays what was said since your move, "what happened" the last
+    announcements, "my lives" your own count; none of them changes the game."""
+    game = Game(["--players", "Ann", "--bots", "strong", "--seed", "3", "--mute",
+                 "--deck", "7S,10H,AD,5C,5D,5H,9S,9H"])
+    try:
+        game.wait_for("Ann, your turn.")
+        game.type("seven")
+        game.wait_for("Ann, your turn.")
+        game.type("repeat")
+        assert [game.wait_for(""), game.wait_for(""), game.wait_for("")] == [
+            "You play seven of spades. Total 7.", "Strong 2: five of clubs. Total 12.",
+            "Ann, your turn."]
+        game.type("what happened")
+        assert game.wait_for("") == "Round 1. Strong 2 deals; Ann plays first."
+        game.type("my lives")
+        game.wait_for("Ann, you have 10 lives.")
+        game.type("total")
+        game.wait_for("The total is 12.")
+    finally:
+        game.end()
+
+
+def test_once_you_are_out_finish_says_only_the_result(tmp_path):
+    events = tmp_path / "events.jsonl"
+    game = Game(["--players", "Ann", "--bots", "strong,strong,strong", "--lives", "2",
+                 "--seed", "2", "--mute", "--events", str(events)])
+    try:
+        while "your turn" in game.wait_for("Ann, your turn.", "You are out of the game."):
+            play_any_card(game)
+        game.type("finish")
+        game.wait_for("Finishing the game without announcements.")
+        result = game.wait_for("Game over.")
+    finally:
+        game.end()
+    said = game.seen[game.seen.index("Finishing the game without announcements."):]
+    assert len(said) < 8 and result == said[-1]
+    assert read_events(events)[-1]["type"] == "game_over"

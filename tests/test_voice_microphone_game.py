@@ -3,21 +3,16 @@ into a PulseAudio null sink, the program captures its monitor with sounddevice, 
 utterances, recognizes them with PocketSphinx and plays the moves."""
 from __future__ import annotations
 
-import queue
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cli_runner import read_events
+from cli_runner import Game, read_events
 from speech_clips import espeak_available, level_dbfs, load, noise_floor, synthesize
 from voice.hear.audio import write_wav
 
-ROOT = Path(__file__).resolve().parents[1]
 DECK = "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D"
 
 pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
@@ -27,53 +22,6 @@ def plays_in(events: Path):
     """(player, card, total) of every play in an events file."""
     return [(e["player"], e["card"], e["total"]) for e in read_events(events)
             if e["type"] == "play"]
-
-
-class Game:
-    """The running program, its printed lines read in a thread."""
-
-    def __init__(self, args, env):
-        self.proc = subprocess.Popen([sys.executable, "-m", "voice", "play", *args], cwd=ROOT,
-                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        self.lines: "queue.Queue[str]" = queue.Queue()
-        self.seen = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def type(self, line: str = "") -> None:
-        """A line typed at the keyboard (an empty one is Enter, push-to-talk's key)."""
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def end(self) -> None:
-        """The keyboard closed (end of input ends the program), then the program waited for."""
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
-    def say_move(self, audio, phrase: str, total: str) -> None:
-        """``phrase`` spoken into ``audio``'s microphone; a "yes" if the program asks first."""
-        audio.play_wav(synthesize(phrase))
-        line = self.wait_for(total, "?")
-        if total not in line:   # "Ten, plus 10? Say yes, or say it again.": it was not sure
-            audio.play_wav(synthesize("yes"))
-            self.wait_for(total)
-
-    def wait_for(self, *needles, timeout=40.0):
-        """The first printed line containing one of ``needles``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            self.seen.append(line)
-            if any(n in line for n in needles):
-                return line
-        raise AssertionError(f"none of {needles} was printed; printed: {self.seen}")
 
 
 def voice_game(audio, events, *options: str) -> Game:
