@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bench.recognition import (DIGITS, FSDD, in_game_vocabulary, is_move, mic_path,  # noqa: E402
-                               same_intent)
+from bench.recognition import (DIGITS, FSDD, RANK_CODES, in_game_vocabulary, is_move,  # noqa: E402
+                               mic_path, same_intent)
 from voice.hear import fused  # noqa: E402
 from voice.hear.audio import WavSource  # noqa: E402
 from voice.hear.choose import phrase_agreement  # noqa: E402
@@ -100,7 +100,7 @@ def readings(rec: SphinxRecognizer, takes, match_ms: list) -> List[Reading]:
         hands.append((False, rng.sample([r for r in RANKS if r != word], 3)))
         for in_hand, ranks in hands:
             rng.shuffle(ranks)
-            vocab = in_game_vocabulary(ranks, rng.randint(0, 90))
+            vocab = in_game_vocabulary([RANK_CODES[r] for r in ranks], rng.randint(0, 90))
             rec.set_vocabulary(vocab)
             heard = rec.recognize(utt.tobytes())
             t0 = time.perf_counter()
