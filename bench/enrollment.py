@@ -14,11 +14,13 @@ session builds it), by PocketSphinx alone and by PocketSphinx fused with the pro
 Words that are not in the hand are measured too: "zero" and "one" (no card), and ranks the
 hand does not hold.  None of them may become a move without a read-back.
 
-The fusion's constants were chosen on takes 3-9 (``--sweep`` prints the grid); the
+The fusion's constants were chosen on takes 3-9 (``--sweep`` prints the grid: ``outside``
+0.0 is the fusion without its check of the enrolled phrases that cannot be said now); the
 figures reported are takes 10-19 (``--takes 3-19`` for all).
 
     python3 bench/enrollment.py            # the tables (about 3 minutes on 2 cores)
     python3 bench/enrollment.py --sweep    # the constants' grid on takes 3-9
+    python3 bench/enrollment.py --set AGREE_AT=1.12 --set OUT_MARGIN=0   # the fusion before
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ import sys
 import time
 import warnings
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List
 
@@ -39,12 +41,13 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bench.recognition import (DIGITS, FSDD, in_game_vocabulary, is_move, mic_path,  # noqa: E402
-                               same_intent)
+from bench.recognition import (DIGITS, FSDD, RANK_CODES, in_game_vocabulary, is_move,  # noqa: E402
+                               mic_path, same_intent)
 from voice.hear import fused  # noqa: E402
 from voice.hear.audio import WavSource  # noqa: E402
 from voice.hear.choose import phrase_agreement  # noqa: E402
 from voice.hear.profile import VoiceProfile  # noqa: E402
+from voice.hear.profile_match import features  # noqa: E402
 from voice.hear.recognizer import CONFIRM, REJECT, Hypothesis  # noqa: E402
 from voice.hear.segmenter import Segmenter  # noqa: E402
 from voice.hear.sphinx import SphinxRecognizer  # noqa: E402
@@ -63,6 +66,7 @@ class Reading:
     in_hand: bool
     heard: Hypothesis              # PocketSphinx alone
     distance: Dict[str, float]     # the profile's matcher, per known phrase of the vocabulary
+    outside: Dict[str, float] = field(default_factory=dict)   # and per other enrolled phrase
 
 
 def clips(takes):
@@ -100,13 +104,16 @@ def readings(rec: SphinxRecognizer, takes, match_ms: list) -> List[Reading]:
         hands.append((False, rng.sample([r for r in RANKS if r != word], 3)))
         for in_hand, ranks in hands:
             rng.shuffle(ranks)
-            vocab = in_game_vocabulary(ranks, rng.randint(0, 90))
+            vocab = in_game_vocabulary([RANK_CODES[r] for r in ranks], rng.randint(0, 90))
             rec.set_vocabulary(vocab)
             heard = rec.recognize(utt.tobytes())
             t0 = time.perf_counter()
-            distance = voices[speaker].match(utt, vocab)
+            profile = voices[speaker]
+            feats = features(utt)
+            distance = profile.match_features(feats, vocab)
+            outside = profile.match_features(feats, fused.outside_phrases(profile, vocab, SAME))
             match_ms.append((time.perf_counter() - t0) * 1000)
-            out.append(Reading(speaker, word, in_hand, heard, distance))
+            out.append(Reading(speaker, word, in_hand, heard, distance, outside))
     return out
 
 
@@ -149,11 +156,12 @@ def outcome(hyp: Hypothesis, said: str, in_hand: bool) -> str:
 def tally(rows: List[Reading], fuse: bool) -> Dict[str, Dict[str, int]]:
     counts: Dict[str, Dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for r in rows:
-        hyp = fused.judge(r.heard, r.distance, SAME) if fuse else r.heard
+        hyp = fused.judge(r.heard, r.distance, SAME, lambda: r.outside) if fuse else r.heard
         key = r.speaker if r.in_hand and r.said in RANKS else (
             "not a card" if r.said in NOT_CARDS else "not in hand")
-        counts[key][outcome(hyp, r.said, r.in_hand)] += 1
-        counts[key]["n"] += 1
+        for k in (key, (key, r.speaker)) if key in ("not a card", "not in hand") else (key,):
+            counts[k][outcome(hyp, r.said, r.in_hand)] += 1
+            counts[k]["n"] += 1
     return counts
 
 
@@ -171,7 +179,8 @@ def report(rows: List[Reading]) -> None:
                                                    "at once", "asked", "wrong at once"))
     for fuse, name in ((False, "no profile"), (True, "profile")):
         counts = tally(rows, fuse)
-        speakers = sorted(k for k in counts if k not in ("not a card", "not in hand"))
+        speakers = sorted(k for k in counts if isinstance(k, str)
+                          and k not in ("not a card", "not in hand"))
         total = defaultdict(int)
         for s in speakers + ["all"]:
             c = counts[s] if s != "all" else total
@@ -183,38 +192,46 @@ def report(rows: List[Reading]) -> None:
                 s, name, c["n"], pct(c["right"] + c["right asked"], c["n"]),
                 pct(c["right"], c["n"]), pct(asked, c["n"]), pct(c["wrong"], c["n"])))
     print("\nWords that are not in the hand: what became a move")
-    print("%-12s %-12s %6s %13s %13s %13s" % ("said", "", "clips", "move at once",
-                                              "read back", "nothing"))
+    print("%-12s %-10s %-12s %6s %13s %13s %13s" % ("said", "speaker", "", "clips",
+                                                    "move at once", "read back", "nothing"))
     for fuse, name in ((False, "no profile"), (True, "profile")):
         counts = tally(rows, fuse)
-        for key in ("not in hand", "not a card"):
-            c = counts[key]
-            moves_at_once = c["wrong"] + c["right"]
-            asked = c["wrong asked"] + c["right asked"]
-            print("%-12s %-12s %6d %13s %13s %13s" % (key, name, c["n"], pct(moves_at_once, c["n"]),
-                                                      pct(asked, c["n"]), pct(c["other"], c["n"])))
+        speakers = sorted({r.speaker for r in rows})
+        for key in ("not in hand", "not a card", "both"):
+            for s in speakers + ["all"]:
+                c = defaultdict(int)
+                for k in (("not in hand", "not a card") if key == "both" else (key,)):
+                    for n, v in counts[(k, s) if s != "all" else k].items():
+                        c[n] += v
+                moves_at_once = c["wrong"] + c["right"]
+                asked = c["wrong asked"] + c["right asked"]
+                print("%-12s %-10s %-12s %6d %13s %13s %13s" % (
+                    key, s, name, c["n"], pct(moves_at_once, c["n"]), pct(asked, c["n"]),
+                    pct(c["other"], c["n"])))
 
 
 def sweep(rows: List[Reading]) -> None:
     """Every setting of the fusion's constants: right moves, read-backs and wrong moves at
     once, over the clips given (takes 3-9 when choosing them)."""
-    print("%6s %6s %7s %8s %8s %8s %10s" % ("agree", "sure", "margin", "right", "asked",
-                                             "wrong", "not held"))
-    for agree, sure, margin in itertools.product((1.04, 1.06, 1.08, 1.10, 1.12, 1.14, 1.16),
-                                                 (1.06, 1.10, 1.15), (1.05, 1.10, 1.20)):
-        fused.AGREE_AT, fused.SURE_AT, fused.SURE_MARGIN = agree, sure, margin
+    print("%6s %7s %6s %7s %8s %8s %8s %10s" % ("agree", "outside", "sure", "margin", "right",
+                                                  "asked", "wrong", "not held"))
+    for agree, out_margin, sure, margin in itertools.product(
+            (1.10, 1.12, 1.14, 1.16, 1.18, 1.20, 1.25, 1.30), (0.0, 1.0, 1.02, 1.04, 1.06, 1.08),
+            (1.06, 1.10, 1.15), (1.05, 1.10, 1.20)):
+        fused.AGREE_AT, fused.OUT_MARGIN, fused.SURE_AT, fused.SURE_MARGIN = (
+            agree, out_margin, sure, margin)
         counts = tally(rows, True)
         held = defaultdict(int)
         for s, c in counts.items():
-            if s not in ("not a card", "not in hand"):
+            if isinstance(s, str) and s not in ("not a card", "not in hand"):
                 for k, v in c.items():
                     held[k] += v
         out = defaultdict(int)
         for key in ("not a card", "not in hand"):
             for k, v in counts[key].items():
                 out[k] += v
-        print("%6.2f %6.2f %7.2f %8s %8s %8s %10s" % (
-            agree, sure, margin, pct(held["right"] + held["right asked"], held["n"]),
+        print("%6.2f %7.2f %6.2f %7.2f %8s %8s %8s %10s" % (
+            agree, out_margin, sure, margin, pct(held["right"] + held["right asked"], held["n"]),
             pct(held["right asked"] + held["wrong asked"], held["n"]),
             pct(held["wrong"], held["n"]), pct(out["wrong"] + out["right"], out["n"])))
 
@@ -231,7 +248,15 @@ def main() -> None:
     ap.add_argument("--sweep", action="store_true", help="the fusion constants' grid")
     ap.add_argument("--readings", metavar="FILE", help="keep the decodings in FILE (a pickle) "
                                                       "and reuse them when it exists")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a fusion constant for this run, e.g. AGREE_AT=1.12 OUT_MARGIN=0 "
+                         "(the fusion before its check of the phrases that cannot be said now)")
     args = ap.parse_args()
+    for setting in args.set:
+        name, _, value = setting.partition("=")
+        if name not in ("AGREE_AT", "OUT_MARGIN", "SURE_AT", "SURE_MARGIN"):
+            ap.error("no fusion constant %r" % name)
+        setattr(fused, name, float(value))
     if not FSDD.is_dir():
         print("FSDD recordings not found at %s: nothing to measure." % FSDD)
         return
@@ -256,8 +281,8 @@ def main() -> None:
     report(rows)
     odd_takes()
     ms = np.array(match_ms)
-    print("\nmatcher time per utterance (DTW over the vocabulary's known phrases, 3 takes "
-          "each): mean %.1f ms, p95 %.1f ms" % (ms.mean(), np.percentile(ms, 95)))
+    print("\nmatcher time per utterance (DTW over every enrolled phrase, 3 takes each): "
+          "mean %.1f ms, p95 %.1f ms" % (ms.mean(), np.percentile(ms, 95)))
 
 
 if __name__ == "__main__":

@@ -200,21 +200,54 @@ def test_the_start_menu_by_voice_offers_to_learn_the_voice_first(tmp_path):
 
 
 def test_a_profile_works_in_another_language(tmp_path):
-    """Turkish, heard through the English acoustic model: the player's own takes decide."""
-    words = ("yedi", "üç", "papaz")
+    """Turkish, heard through the English acoustic model: the player's own takes decide, and
+    a move they vouch for is played without the read-back Turkish asks for without them."""
+    words = ("yedi", "üç", "papaz", "dört")
     pairs = [f"{w}={take(w, k, tmp_path, voice='tr')}" for w in words for k in range(3)]
     profile = tmp_path / "tr.voice"
     made = talking_cards("enroll", "--lang", "tr", "--profile", str(profile), *pairs)
     assert made.returncode == 0, made.stderr
-    assert sorted(VoiceProfile.read(profile, "tr").takes) == ["papaz", "uc", "yedi"]
+    assert sorted(VoiceProfile.read(profile, "tr").takes) == ["dort", "papaz", "uc", "yedi"]
     english = talking_cards("listen", "--profile", str(profile), take("yedi", 1, tmp_path, "tr"))
     assert english.returncode == 2 and "is for language 'tr'" in english.stderr
-    heard = talking_cards("listen", "--lang", "tr", "--backend", "sphinx", "--hand", "7S,3H,KD",
-                          "--json", "--profile", str(profile),
-                          *(take(w, 1, tmp_path, voice="tr") for w in words))
-    assert heard.returncode == 0, heard.stderr
-    ranks = [json.loads(line)["action"]["rank"] for line in heard.stdout.splitlines()]
-    assert ranks == ["7", "3", "K"]
+    said = [take(w, 1, tmp_path, voice="tr") for w in words]
+    rows = {}
+    for with_profile in (False, True):
+        heard = talking_cards("listen", "--lang", "tr", "--backend", "sphinx", "--hand",
+                              "7S,3H,KD", "--json",
+                              *(("--profile", str(profile)) if with_profile else ()), *said)
+        assert heard.returncode == 0, heard.stderr
+        rows[with_profile] = [json.loads(line) for line in heard.stdout.splitlines()]
+    held, outside = rows[True][:3], rows[True][3]
+    assert [row["action"]["rank"] for row in held] == ["7", "3", "K"]
+    assert not any(row.get("confirm") for row in held)       # vouched for: played at once
+    # without the profile every Turkish move it heard is read back
+    assert all(row.get("confirm") for row in rows[False] if row["action"])
+    # "dört" with no four in the hand: never played at once
+    action = outside["action"]
+    assert action is None or action["type"] != "play" or outside.get("confirm"), outside
+
+
+def test_a_profile_vouches_for_a_move_in_a_game_whose_language_reads_every_move_back(tmp_path):
+    """A Turkish game by voice (Turkish reads every spoken move back unless the player's own
+    takes vouch for it): the moves are played without "Evet deyin"."""
+    words = ("on", "papaz", "üç", "dört")
+    pairs = [f"{w}={take(w, k, tmp_path, voice='tr')}" for w in words for k in range(3)]
+    profile = tmp_path / "tr.voice"
+    made = talking_cards("enroll", "--lang", "tr", "--profile", str(profile), *pairs)
+    assert made.returncode == 0, made.stderr
+    events = tmp_path / "events.jsonl"
+    played = talking_cards("play", "--lang", "tr", "--players", "Ann,Bob", "--lives", "1",
+                           "--seed", "5", "--deck", "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D", "--mute",
+                           "--backend", "sphinx", "--events", str(events),
+                           "--profile", str(profile), "--wav",
+                           *(take(w, 1, tmp_path, voice="tr") for w in ("on", "papaz", "üç")),
+                           timeout=240)
+    assert played.returncode == 0, played.stderr
+    plays = [(e["player"], e["card"], e["total"]) for e in read_events(events)
+             if e["type"] == "play"]
+    assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23)]
+    assert "Evet deyin" not in played.stdout          # nothing was read back
 
 
 def test_at_a_real_table_each_player_is_heard_with_their_own_profile(tmp_path):
@@ -298,3 +331,20 @@ def test_the_fused_reading_is_ready_at_a_pause_as_at_the_end(tmp_path):
     recognizer.cancel()
     at_the_end = recognizer.recognize(pcm)
     assert (at_the_end.text, at_the_end.verdict) == ("seven", "accept")
+
+
+def test_agreement_is_read_back_when_a_phrase_that_cannot_be_said_now_is_as_near():
+    """The fusion alone (no audio): "three" said with a two in the hand, heard as "two" by the
+    decoder and nearest the two among the hand's ranks, is read back, not played, when the
+    player's own "three" is about as near; with it far, the move is vouched for."""
+    from voice.hear import fused
+    from voice.hear.recognizer import ACCEPT, CONFIRM, Hypothesis
+    heard = Hypothesis("two", ACCEPT)
+    distance = {"two": 1.0, "seven": 1.5, "king": 1.6}
+    asked = fused.judge(heard, distance, outside=lambda: {"three": 1.0 * fused.OUT_MARGIN - 0.01})
+    assert (asked.text, asked.verdict, asked.vouched) == ("two", CONFIRM, False)
+    played = fused.judge(heard, distance, outside=lambda: {"three": 1.5, "yes": 2.0})
+    assert (played.text, played.verdict, played.vouched) == ("two", ACCEPT, True)
+    # far from the player's takes, agreement is at most a read-back, and vouches for nothing
+    far = fused.judge(heard, {"two": fused.AGREE_AT + 0.1, "seven": 2.0}, outside=dict)
+    assert (far.verdict, far.vouched) == (CONFIRM, False)

@@ -323,8 +323,10 @@ class Session:
             if intent == asked:  # the move said again after the read-back: that is a yes
                 self.act(asked, seat, heard, confirmed=True)
                 return
+        # a language whose recognizer is unmeasured on real speakers reads every spoken move
+        # back, unless the player's own voice profile vouches for it
         doubtful = heard.verdict == CONFIRM or (
-            not heard.typed and self.talk.language.confirm_every_move)
+            not heard.typed and not heard.vouched and self.talk.language.confirm_every_move)
         if doubtful and intent.kind not in ("command", "rules"):
             # only moves are confirmed: a question is harmless and cheaper to just answer
             self.read_back(intent, seat, heard, unsure=heard.verdict == CONFIRM)

@@ -25,6 +25,9 @@ class Heard:
     # Speech only: the same utterance decoded again against other phrases (the best one, or
     # ""), so the dialog can ask "was that a yes?" or "which rank was it?" before a read-back.
     second_opinion: Optional[Callable[[Sequence[str]], str]] = None
+    # Speech only: the player's own voice profile vouches for the reading (see
+    # ``Hypothesis.vouched``): a move needs no read-back even where the language asks for one
+    vouched: bool = False
 
 
 class KeyboardListener:

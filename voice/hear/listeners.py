@@ -274,7 +274,8 @@ def ends_here(hypothesis: Optional[Hypothesis], vocabulary: Sequence[str],
 
 def heard_from(hypothesis: Hypothesis, opinion=None) -> Heard:
     return Heard(hypothesis.text, hypothesis.verdict, typed=False,
-                 confidence=hypothesis.confidence, second_opinion=opinion)
+                 confidence=hypothesis.confidence, second_opinion=opinion,
+                 vouched=hypothesis.vouched)
 
 
 def second_opinion(recognizer: Recognizer, pcm: np.ndarray,

@@ -101,10 +101,14 @@ class VoiceProfile:
         """Each phrase's distance to the utterance (the mean over its two nearest takes: one
         odd take decides nothing), in units of ``scale``; only phrases the profile knows, inf
         where no take fits."""
+        return self.match_features(features(pcm), phrases)
+
+    def match_features(self, feats: np.ndarray, phrases: Sequence[str]) -> Dict[str, float]:
+        """``match`` for an utterance's ``features`` (made once, matched twice: the phrases
+        that can be said now, and the profile's others)."""
         known = [p for p in phrases if self.knows(p)]
         if not known:
             return {}
-        feats = features(pcm)
         templates = [t for p in known for t in self.takes[phrase_key(p)]]
         found = distances(feats, templates) / self.scale
         out, at = {}, 0

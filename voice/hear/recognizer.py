@@ -28,6 +28,10 @@ class Hypothesis:
     # seconds of audio after the reading's last word (None: the backend cannot say); a word
     # that the grammar squeezed into the trailing silence leaves almost none
     trailing_s: Optional[float] = None
+    # the player's own voice vouches for the reading: a voice profile's takes of it are the
+    # nearest and near, nothing else the player enrolled comes close, and the decoder heard
+    # the same (``voice.hear.fused``); a move so heard needs no read-back in any language
+    vouched: bool = False
 
 
 class Recognizer:

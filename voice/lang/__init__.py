@@ -97,7 +97,9 @@ class Language:
     sound_fold: Mapping[str, str] = field(default_factory=dict)  # letters Vosk may confuse
     silent_letters: str = ""   # letters the Vosk comparison skips
     english_allowed: Tuple[str, ...] = ()  # phrase keys that may stay English, and why
-    confirm_every_move: bool = False  # spoken moves always read back (real speakers unmeasured)
+    # spoken moves always read back (real speakers unmeasured), but for those the player's own
+    # voice profile vouches for (``Hypothesis.vouched``)
+    confirm_every_move: bool = False
     sphinx_verdict: Mapping[str, Any] = field(default_factory=fallback_sphinx_verdict)
 
     @classmethod
