@@ -199,7 +199,8 @@ class Session:
         """The chance to take the move back is over: say what was held back."""
         self.undo_point = None
         held, self.held = self.held, []
-        self.tell(held, remember=False)
+        # "repeat" may replay it when nobody else shares the device
+        self.tell(held, remember=len(self.humans) == 1)
 
     def listen(self, seat: int) -> Optional[Heard]:
         if self.held:  # the same player moves again: they need to know their cards
