@@ -302,12 +302,13 @@ class TableSetupDialog(Menu):
         words = self.words.get("house_rules", {})
         while rules:
             answers: Dict[str, str] = {}
-            for number, rule in enumerate(rules, 1):
-                answers[str(number)] = rule
-                answers[self.language.grammar.key(rule)] = rule
-                for word in self._entry_words(words.get(rule, {})):
+            for number, rule in enumerate(rules, 1):  # by number, by its words, by its id
+                for word in self._number_words(number) + self._entry_words(words.get(rule, {})):
                     answers[word] = rule
-            titles = self._or([self.p.text(f"house_rules.{rule}") for rule in rules])
+                answers[self.language.grammar.key(rule)] = rule
+            titles = self._or([self.p.text("table.numbered", n=number,
+                                           item=self.p.text(f"house_rules.{rule}"))
+                               for number, rule in enumerate(rules, 1)])
             key = "table.another_house_rule" if chosen else "table.ask_house_rules"
             default = self.p.text("table.no_more" if chosen else "table.no_house_rules")
             rule = self._ask(self.p.text(key, rules=titles, hint=self._hint(default)),
