@@ -206,7 +206,7 @@ def start_play(args: argparse.Namespace) -> int:
         events_length = saved.events_length
         save_path = args.save or args.resume
         ignored = [f"--{name.replace('_', '-')}" for name in NEW_GAME_OPTIONS
-                   if getattr(args, name) not in (None, [])]
+                   if getattr(args, name, None) not in (None, [])]
         if ignored:
             print(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings.",
                   file=sys.stderr)
