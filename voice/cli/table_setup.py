@@ -193,7 +193,7 @@ class TableSetupDialog(Menu):
         question = self.p.text("table.name_question_or_done" if can_end
                                else "table.name_question", n=n, default=default)
         for _ in range(TRIES):
-            text = self._hear(question, vocabulary)
+            text = self._unsure(question, vocabulary)
             if text is None:
                 return default
             key = self.language.grammar.key(text)
@@ -223,6 +223,15 @@ class TableSetupDialog(Menu):
         self.speaker.say(self.p.text("menu.taking_default", default=default))
         return default
 
+    def _unsure(self, question: str, vocabulary: Sequence[str]) -> Optional[str]:
+        """A name or a letter: even a reading the recognizer doubts is taken, because a
+        name is read back for a yes and each letter is said back as it comes."""
+        self.take_unsure = True
+        try:
+            return self._hear(question, vocabulary)
+        finally:
+            self.take_unsure = False
+
     def _taken_keys(self) -> List[str]:
         taken = {n.lower() for n in self._names_so_far}
         return [key for key, known in self.known.items() if known.name.lower() in taken]
@@ -233,7 +242,7 @@ class TableSetupDialog(Menu):
         letters: List[str] = []
         while True:  # each time the letters so far are said back ("A, Y")
             so_far = ", ".join(capital(self.language, c) for c in letters)
-            text = self._hear(so_far or self.p.text("table.spell_intro"), vocabulary)
+            text = self._unsure(so_far or self.p.text("table.spell_intro"), vocabulary)
             if text is None or self.language.grammar.key(text) in self.typed_words["done"]:
                 if not letters:
                     self.speaker.say(self.p.text("table.spell_nothing"))
