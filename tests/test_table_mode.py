@@ -307,3 +307,25 @@ def test_the_table_set_up_by_voice(tmp_path):
     assert "Doksan Dokuz. Everyone starts with 3 lives. Say help at any time." in lines
     assert brief(read_events(events))[:2] == [("round_start", 1, "Oliver", "Bo"),
                                               ("play", "Bo", "10", -10, -10)]
+
+
+def test_every_name_and_set_up_word_can_be_heard_by_the_embedded_recognizer():
+    """The names of names.json, the letters and the set-up's words of each language the
+    embedded recognizer hears are all in its dictionary (cmudict or the language's own)."""
+    import os
+    import pocketsphinx
+    from voice.cli.table_setup import letters_of, names_of, setup_words
+    from voice.lang import Language
+    cmudict = os.path.join(pocketsphinx.get_model_path(), "en-us", "cmudict-en-us.dict")
+    known = {line.split(None, 1)[0].split("(")[0] for line in open(cmudict, encoding="utf-8")}
+    for code in ("en", "tr", "es", "ar"):
+        language = Language.load(code, parts=("table",))
+        own = {line.split(None, 1)[0].split("(")[0]
+               for line in language.sphinx_pronunciations.read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith(";")}
+        phrases = [s for name in names_of(language) for s in name.spoken]
+        phrases += [w for words in setup_words(language).values() for w in words]
+        phrases += [w for _, spoken in letters_of(language) for w in spoken]
+        assert len(names_of(language)) >= 150, code
+        words = {w for phrase in phrases for w in phrase.split()}
+        assert sorted(words - known - own) == [], code
