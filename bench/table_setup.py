@@ -41,14 +41,17 @@ def decode(rec, pcm):
     return rec.recognize(np.concatenate(utterances).astype("<i2").tobytes())
 
 
-def run(rec, items, vocabulary, voices, say, lang_voice):
-    """items: (what is said, the right reading); a table row per voice and a confusion list."""
+def run(rec, items, vocabulary, voices, say, lang_voice, second=None):
+    """items: (what is said, the right reading); a table row per voice and a confusion list.
+    ``second``: the phrases a wrong reading is decoded again against, without it (the names:
+    after a "no" the set-up reads back that second reading)."""
     rec.set_vocabulary(vocabulary)
     rows, confusions = [], Counter()
     for voice, speed in voices:
-        right = accepted = confirmed = 0
+        right = accepted = confirmed = seconds = 0
         for spoken, expected in items:
-            hyp = decode(rec, synthesize_pcm(say(spoken), voice=lang_voice or voice, speed=speed))
+            pcm = synthesize_pcm(say(spoken), voice=lang_voice or voice, speed=speed)
+            hyp = decode(rec, pcm)
             text = hyp.text if hyp else ""
             if text == expected:
                 right += 1
@@ -56,21 +59,27 @@ def run(rec, items, vocabulary, voices, say, lang_voice):
                 confirmed += hyp.verdict == CONFIRM
             else:
                 confusions[(expected, text or "-")] += 1
+                if second is not None and text:  # "no": the set-up's next guess
+                    rec.set_vocabulary([w for w in second if w != text])
+                    again = decode(rec, pcm)
+                    seconds += bool(again) and again.text == expected
+                    rec.set_vocabulary(vocabulary)
         n = len(items)
         rows.append((lang_voice or voice, speed, n, 100.0 * right / n, 100.0 * accepted / n,
-                     100.0 * confirmed / n))
+                     100.0 * confirmed / n, 100.0 * (right + seconds) / n))
     return rows, confusions
 
 
 def show(title, rows, confusions):
     print(f"\n{title}\n")
-    print("| voice | wpm | said | right % | of which accepted % | confirmed % |")
-    print("|---|---|---|---|---|---|")
-    for voice, speed, n, right, acc, conf in rows:
-        print(f"| {voice} | {speed} | {n} | {right:.1f} | {acc:.1f} | {conf:.1f} |")
+    print("| voice | wpm | said | right % | of which accepted % | confirmed % | right by the second guess % |")
+    print("|---|---|---|---|---|---|---|")
+    for voice, speed, n, right, acc, conf, both in rows:
+        print(f"| {voice} | {speed} | {n} | {right:.1f} | {acc:.1f} | {conf:.1f} | {both:.1f} |")
     total = sum(r[2] for r in rows)
     mean = sum(r[2] * r[3] for r in rows) / total
-    print(f"| all | | {total} | {mean:.1f} | | |")
+    both = sum(r[2] * r[6] for r in rows) / total
+    print(f"| all | | {total} | {mean:.1f} | | | {both:.1f} |")
     if confusions:
         print("\nconfusions (said -> heard, count): " + ", ".join(
             f"{a}->{b} {c}" for (a, b), c in confusions.most_common(15)))
@@ -94,7 +103,8 @@ def main() -> None:
         vocabulary = sorted({s for n in names for s in n.spoken} | set(words["done"])
                             | set(words["default"]) | set(words["spell"]))
         items = [(n.name, n.spoken[0]) for n in names]
-        rows, conf = run(rec, items, vocabulary, voices, lambda s: s, None)
+        names_only = sorted({s for n in names for s in n.spoken})
+        rows, conf = run(rec, items, vocabulary, voices, lambda s: s, None, second=names_only)
         show(f"Names ({len(names)}, {args.lang}), vocabulary of {len(vocabulary)} phrases", rows, conf)
     found = letters_of(language)
     index = 0 if args.alphabet == "letters" else 1   # the letter's name, or its code word

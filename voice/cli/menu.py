@@ -89,6 +89,7 @@ class Menu:
                          if name in language.grammar.data["commands"]}
         self.typed_only = getattr(listener, "typed_only", True)
         self.take_unsure = False  # a rejected reading is taken too (it is read back anyway)
+        self.last_heard = None    # the Heard of the last answer (its second opinion)
         self.enroll = enroll if not self.typed_only else None
         self.spoken = set()  # the answers a recognizer may hear (typed spellings left out)
         for section in ("games", "numbers"):  # "games" has the words of TABLE too
@@ -241,6 +242,7 @@ class Menu:
             heard = self.listener.listen(sorted(set(w for w in spoken if w)), PROMPT)
             if heard is None:
                 raise _Ended()
+            self.last_heard = heard
             text = heard.text.strip()
             if heard.verdict == REJECT and not heard.typed and not (self.take_unsure and text):
                 text = "\0"  # speech that was not understood: an unknown answer

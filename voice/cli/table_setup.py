@@ -204,8 +204,13 @@ class TableSetupDialog(Menu):
                 continue
             if key in self.known:
                 name = self.known[key].name
+                # the next guess is read now, while the recognizer has the names' vocabulary
+                other = self._second_reading(self.last_heard, vocabulary, key)
                 if self._confirm(self.p.text("table.name_read_back", name=name)):
                     return name
+                if other is not None and self._confirm(
+                        self.p.text("table.name_read_back", name=other)):
+                    return other
             elif key in self.typed_words["spell"]:
                 pass
             elif text != "\0":  # a typed line: the name as written
@@ -222,6 +227,16 @@ class TableSetupDialog(Menu):
                     return spelled
         self.speaker.say(self.p.text("menu.taking_default", default=default))
         return default
+
+    def _second_reading(self, heard, vocabulary: Sequence[str], wrong: str) -> Optional[str]:
+        """The name the same words sound most like once ``wrong`` is left out: read back
+        when the player says no to ``wrong``."""
+        ask = getattr(heard, "second_opinion", None)
+        if ask is None or getattr(heard, "typed", True):
+            return None
+        names = [w for w in vocabulary if w in self.known and w != wrong]
+        key = self.language.grammar.key(ask(names) or "") if names else ""
+        return self.known[key].name if key in self.known else None
 
     def _unsure(self, question: str, vocabulary: Sequence[str]) -> Optional[str]:
         """A name or a letter: even a reading the recognizer doubts is taken, because a
