@@ -107,6 +107,9 @@ def main() -> None:
         rows, conf = run(rec, items, vocabulary, voices, lambda s: s, None, second=names_only)
         show(f"Names ({len(names)}, {args.lang}), vocabulary of {len(vocabulary)} phrases", rows, conf)
     found = letters_of(language)
+    if not found:
+        print(f"\n{args.lang} has no spelling words yet.")
+        return
     index = 0 if args.alphabet == "letters" else 1   # the letter's name, or its code word
     letters = [(spoken[min(index, len(spoken) - 1)],) * 2 for _, spoken in found]
     vocabulary = sorted({s for _, sp in found for s in sp} | set(words["done"])
