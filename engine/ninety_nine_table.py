@@ -195,18 +195,28 @@ def _check_consistent(state: State) -> None:
 
 
 def new_game(players: Sequence[str], options: Options = Options(), seed: int = 0,
-             deck: Optional[Sequence[str]] = None) -> State:
-    """A new table. Round 1 is dealt by the last seat, so the first seat starts.
-    ``seed`` and ``deck`` are accepted for the protocol and ignored: the deck is real."""
+             deck: Optional[Sequence[str]] = None, dealer: Optional[int] = None) -> State:
+    """A new table. Round 1 is dealt by ``dealer`` (a seat; by default the last, so the
+    first seat starts), and the seat after the dealer starts.
+    ``seed`` and ``deck`` are accepted for the protocol and ignored: the deck is real.
+
+    >>> s = new_game(["Ann", "Bob", "Cem"], dealer=0)
+    >>> s.players[s.dealer], s.players[s.turn]
+    ('Ann', 'Bob')
+    """
     names = tuple(str(p).strip() for p in players)
     if not PLAYERS[0] <= len(names) <= PLAYERS[1]:
         raise ValueError(f"Ninety-Nine needs {PLAYERS[0]} to {PLAYERS[1]} players, "
                          f"not {len(names)}")
     if len(set(n.lower() for n in names)) != len(names) or not all(names):
         raise ValueError("every player needs a different, non-empty name")
+    if dealer is None:
+        dealer = len(names) - 1
+    if not 0 <= dealer < len(names):
+        raise ValueError(f"the dealer must be one of the {len(names)} seats")
     state = State(options=options, players=names,
                   lives=(options.starting_lives(len(names)),) * len(names),
-                  active=(True,) * len(names), dealer=len(names) - 1,
+                  active=(True,) * len(names), dealer=dealer,
                   decks=options.deck_count(len(names)))
     return _deal(state)
 

@@ -217,16 +217,21 @@ def _check_saved(s: State) -> None:
 
 
 def new_game(players: Sequence[str], options: Options = Options(), seed: int = 0,
-             deck: Optional[Sequence[str]] = None) -> State:
-    """A new match. The second seat deals the first hand, so the first leads.
+             deck: Optional[Sequence[str]] = None, dealer: Optional[int] = None) -> State:
+    """A new match. ``dealer`` (a seat; by default the second) deals the first hand, and
+    the other seat leads.
     ``seed`` and ``deck`` are accepted for the protocol and ignored: the deck is real."""
     names = tuple(str(p).strip() for p in players)
     if len(names) != 2:
         raise ValueError(f"Sixty-Six is for exactly two players, not {len(names)}")
     if names[0].lower() == names[1].lower() or not all(names):
         raise ValueError("the two players need different, non-empty names")
+    if dealer is None:
+        dealer = 1
+    if dealer not in (0, 1):
+        raise ValueError("the dealer must be one of the two seats")
     return _hand(State(players=(names[0], names[1]), options=options, hand_number=0,
-                       dealer=0, score=(0, 0)), dealer=1)
+                       dealer=0, score=(0, 0)), dealer=dealer)
 
 
 def _hand(state: State, dealer: int) -> State:

@@ -40,16 +40,19 @@ def test_the_menu_by_keyboard_sets_up_the_game_asked_for(tmp_path):
 
 def test_the_menu_sets_up_a_real_table(tmp_path):
     """The last choice is table mode: which game is played there, then the players' names."""
-    lines = run(tmp_path, "--mute", stdin="table\n2\nAnn\nBob\nCem\n\nquit\nyes\n")
-    assert lines[:6] == [
+    lines = run(tmp_path, "--mute", stdin="table\n2\nAnn\nBob\nCem\n\n\n\n\nquit\nyes\n")
+    assert lines[:9] == [
         WELCOME, GAME_QUESTION,
         "Which game at the table: Doksan Dokuz, Classic Ninety-Nine or Sixty-Six? "
         "Enter for Doksan Dokuz.",
         "Who is playing? Type each name in seating order, clockwise, then an empty line.",
         "Players: Ann, Bob and Cem.",
+        "How many chips? Enter for 5.",
+        "Who deals first? Type a name or a seat number, or Enter for Cem.",
+        "Any house rules: 1: total may go negative? Enter for none.",
         "Classic Ninety-Nine. Everyone starts with 5 chips. Say help at any time.",
     ]
-    assert lines[6].startswith("Round 1: Cem deals")
+    assert lines[9].startswith("Round 1: Cem deals")
     assert "Ann, your turn." in lines
 
 

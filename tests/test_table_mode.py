@@ -2,6 +2,7 @@
 checked through the events file; and the rules module's own counts (stock, ranks, rounds)."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -125,7 +126,7 @@ def test_a_classic_table_a_fifth_king_refused_rounds_and_undo_by_anyone(tmp_path
 def test_names_asked_one_by_one_when_not_given(tmp_path):
     events = tmp_path / "events.jsonl"
     result = talking_cards("table", "--mute", "--events", str(events),
-                           stdin="Ayşe\n\nayşe\nBob\n\nseven\n")
+                           stdin="Ayşe\n\nayşe\nBob\n\n\n\n\nseven\n")
     assert result.returncode == 0, result.stderr
     assert "At least 2 players, please" in result.stdout
     assert "Ayşe is already at the table" in result.stdout
@@ -218,11 +219,73 @@ def test_the_rules_can_be_asked_at_a_table():
     assert "Hit 33 exactly and everyone else loses a life." in result.stdout
 
 
+def test_the_table_set_up_typed_names_lives_dealer_and_house_rules(tmp_path):
+    """Without --players the set-up asks, in order: the names, the lives, who deals first
+    and the house rules; the answers are the game's, as if given on the command line."""
+    events, save = tmp_path / "events.jsonl", tmp_path / "table.json"
+    typed = ["Ayşe", "Bob", "Cem", "",  # the names, then an empty line
+             "lots",                    # lives: not one of the choices, asked again
+             "3",
+             "bob",                     # the first dealer, by name (any case)
+             "2",                       # house rule 2: total may go negative
+             "",                        # no more
+             "ten minus"]               # Cem starts after Bob: 0 - 10 is allowed now
+    result = talking_cards("table", "--mute", "--events", str(events), "--save", str(save),
+                           stdin="\n".join(typed) + "\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:11] == [
+        "Who is playing? Type each name in seating order, clockwise, then an empty line.",
+        "Players: Ayşe, Bob and Cem.",
+        "How many lives? Enter for 10.",
+        "Sorry, that is not one of the choices.",
+        "How many lives? Enter for 10.",
+        "Who deals first? Type a name or a seat number, or Enter for Cem.",
+        "Any house rules: 1: charge passing 33 on the way to 66 or 2: total may go "
+        "negative? Enter for none.",
+        "House rule on: total may go negative.",
+        "Another house rule: 1: charge passing 33 on the way to 66? Enter for no more.",
+        "Doksan Dokuz. Everyone starts with 3 lives. Say help at any time.",
+        "Round 1: Bob deals three cards each; Cem starts.",
+    ]
+    assert brief(read_events(events))[:2] == [("round_start", 1, "Bob", "Cem"),
+                                              ("play", "Cem", "10", -10, -10)]
+    saved = json.loads(save.read_text())["state"]
+    assert saved["options"]["total_may_go_negative"] and saved["lives"] == [3, 3, 3]
+
+
+def test_options_given_are_not_asked_and_dealer_names_a_seat(tmp_path):
+    events = tmp_path / "events.jsonl"
+    result = talking_cards("table", "--game", "classic", "--lives", "2", "--dealer", "ann",
+                           "--house-rule", "total_may_go_negative", "--mute",
+                           "--events", str(events), stdin="Ann\nBob\n\nseven\n")
+    assert result.returncode == 0, result.stderr
+    assert "How many" not in result.stdout and "Who deals" not in result.stdout
+    assert "house rules" not in result.stdout
+    assert brief(read_events(events))[:2] == [("round_start", 1, "Ann", "Bob"),
+                                              ("play", "Bob", "7", 7, 7)]
+    given = talking_cards("table", "--players", "Ann,Bob", "--dealer", "Ann", "--mute",
+                          "--events", str(events), stdin="seven\n")
+    assert given.returncode == 0, given.stderr
+    assert "Round 1: Ann deals three cards each; Bob starts." in given.stdout
+    stranger = talking_cards("table", "--players", "Ann,Bob", "--dealer", "Zoe", "--mute")
+    assert stranger.returncode != 0 and "--dealer names Zoe" in stranger.stderr
+
+
+
+
 @pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
-def test_by_voice_without_names_the_table_is_asked_how_many_play(tmp_path):
-    """A recognizer cannot hear any name: by voice the seats are counted and numbered."""
+def test_the_table_set_up_by_voice(tmp_path):
+    """By voice through the real recognizer: a name from the list said and confirmed, one
+    spelled with the spelling alphabet, the end of the list, the lives and the dealer by
+    name; the speech ends at the house rules, so they keep their default (none)."""
+    spoken = ["Oliver", "yes",                       # seat 1: from the list, read back
+              "let me spell it", "bravo", "oscar", "that's all", "yes",   # seat 2: "Bo"
+              "that's everyone",
+              "three",                               # lives
+              "oliver"]                              # Oliver deals, so Bo starts
     files = []
-    for i, phrase in enumerate(["three", "seven", "yes"]):
+    for i, phrase in enumerate(spoken):
         target = tmp_path / f"{i:02d}.wav"
         shutil.copy(synthesize(phrase), target)
         files.append(str(target))
@@ -231,8 +294,34 @@ def test_by_voice_without_names_the_table_is_asked_how_many_play(tmp_path):
                            "--wav", *files, timeout=300)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:2] == ["How many players at the table, 2 to 10? Say okay for 2.",
-                         "Players: Player 1, Player 2 and Player 3."]
-    happened = [e for e in brief(read_events(events)) if e[0] != "rejected"]
-    assert happened[:2] == [("round_start", 1, "Player 3", "Player 1"),
-                            ("play", "Player 1", "7", 7, 7)]
+    assert lines[:3] == [
+        "Who is playing? Say each name in seating order, clockwise, and that's everyone at "
+        "the end.",
+        "Player 1: say the name, or let me spell it, or okay for Player 1.",
+        "Oliver? Say yes or no."]
+    assert "B, O: Bo? Say yes or no." in lines
+    assert "Players: Oliver and Bo." in lines
+    assert "Doksan Dokuz. Everyone starts with 3 lives. Say help at any time." in lines
+    assert brief(read_events(events)) == [("round_start", 1, "Oliver", "Bo")]
+
+
+def test_every_name_and_set_up_word_can_be_heard_by_the_embedded_recognizer():
+    """The names of names.json, the letters and the set-up's words of each language the
+    embedded recognizer hears are all in its dictionary (cmudict or the language's own)."""
+    import os
+    import pocketsphinx
+    from voice.cli.table_setup import letters_of, names_of, setup_words
+    from voice.lang import Language
+    cmudict = os.path.join(pocketsphinx.get_model_path(), "en-us", "cmudict-en-us.dict")
+    known = {line.split(None, 1)[0].split("(")[0] for line in open(cmudict, encoding="utf-8")}
+    for code in ("en", "tr", "es", "ar"):
+        language = Language.load(code, parts=("table",))
+        own = {line.split(None, 1)[0].split("(")[0]
+               for line in language.sphinx_pronunciations.read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith(";")}
+        phrases = [s for name in names_of(language) for s in name.spoken]
+        phrases += [w for words in setup_words(language).values() for w in words]
+        phrases += [w for _, spoken in letters_of(language) for w in spoken]
+        assert len(names_of(language)) >= 150, code
+        words = {w for phrase in phrases for w in phrase.split()}
+        assert sorted(words - known - own) == [], code

@@ -3,7 +3,7 @@
 Which game, how many computer players, the player's name (typed only: by voice the
 remembered name is kept) and the starting lives, chips or match target.  The last choice of
 games is "a game at a real table" (table mode): then which game is played there, and the
-table's own set-up asks the players' names; by voice the player may also say "my voice"
+table's own set-up (``table_setup.py``) asks the names, lives, dealer and house rules; by voice the player may also say "my voice"
 first, to teach the game their voice (spoken enrollment). Every question says
 its default, and an empty line (or "okay") takes it. An answer that is not one of the
 choices gets one short sentence and the question again, at most three times, then the
@@ -88,6 +88,8 @@ class Menu:
                          for name in ("quit", "help", "repeat")
                          if name in language.grammar.data["commands"]}
         self.typed_only = getattr(listener, "typed_only", True)
+        self.take_unsure = False  # a rejected reading is taken too (it is read back anyway)
+        self.last_heard = None    # the Heard of the last answer (its second opinion)
         self.enroll = enroll if not self.typed_only else None
         self.spoken = set()  # the answers a recognizer may hear (typed spellings left out)
         for section in ("games", "numbers"):  # "games" has the words of TABLE too
@@ -188,21 +190,6 @@ class Menu:
         question = self.p.text("menu.opponents", low=low, high=high, hint=self._hint(default))
         return self._ask(question, answers, default, str(default))
 
-    def ask_players(self, fewest: int, most: int) -> Optional[List[str]]:
-        """By voice, a real table's size: its seats are named "Player 1", "Player 2"... (a
-        recognizer cannot hear any name; typed, names are asked one by one instead).
-        None when the player said quit."""
-        try:
-            count = self._ask(self.p.text("menu.table_players", low=fewest, high=most,
-                                          hint=self._hint(fewest)),
-                              self._numbers(range(fewest, most + 1)), fewest, str(fewest))
-        except _Quit:
-            self.speaker.say(self.p.text("answers.quit_yes"))
-            return None
-        except _Ended:
-            count = fewest
-        return [self.p.text("menu.seat_name", n=n) for n in range(1, count + 1)]
-
     def ask_name(self, default: str) -> str:
         question = self.p.text("menu.name", hint=self._hint(default))
         for _ in range(TRIES):
@@ -255,8 +242,9 @@ class Menu:
             heard = self.listener.listen(sorted(set(w for w in spoken if w)), PROMPT)
             if heard is None:
                 raise _Ended()
+            self.last_heard = heard
             text = heard.text.strip()
-            if heard.verdict == REJECT and not heard.typed:
+            if heard.verdict == REJECT and not heard.typed and not (self.take_unsure and text):
                 text = "\0"  # speech that was not understood: an unknown answer
             # (an unsure reading is taken: the answers are few and the game opens by naming them)
             key = self.language.grammar.key(text)

@@ -31,8 +31,13 @@ def add_play_arguments(p: argparse.ArgumentParser, table: bool = False) -> None:
         p.add_argument("--game", choices=TABLE_CHOICES, default=DEFAULT_GAME,
                        help=f"the game played with the real deck (default {DEFAULT_GAME})")
         p.add_argument("--players", help='the players in seating order, clockwise, e.g. '
-                                         '"Ann,Bob,Cem" (default: asked one by one); the '
-                                         'last deals the first round, the first starts')
+                                         '"Ann,Bob,Cem" (default: asked in the set-up, with '
+                                         'the lives, dealer and house rules); the last '
+                                         'deals the first round unless --dealer says, the '
+                                         'first starts')
+        p.add_argument("--dealer", metavar="NAME",
+                       help="who deals the first round (default: the last player, so the "
+                            "first starts; asked in the set-up when --players is not given)")
         p.add_argument("--assist", action="store_true",
                        help="Sixty-Six: tell the card points on request and after each trick "
                             "(by default the players count them, as at a real table)")

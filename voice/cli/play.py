@@ -31,7 +31,8 @@ from voice.lang import Language
 
 
 # Options that set up a new game; a resumed game keeps its own.
-NEW_GAME_OPTIONS = ("players", "bots", "seed", "lives", "target", "deck", "house_rule")
+NEW_GAME_OPTIONS = ("players", "bots", "seed", "lives", "target", "deck", "house_rule",
+                    "dealer")
 MAX_LIVES = 99
 
 
@@ -78,9 +79,24 @@ def _new_state(spec: GameSpec, args: argparse.Namespace, seats: List[Seat], seed
         deck = parse_cards(args.deck) if args.deck else None
         options = spec.make_options(lives=args.lives, target=args.target,
                                    house_rules=args.house_rule)
-        return spec.rules.new_game([s.name for s in seats], options, seed=seed, deck=deck)
+        return spec.rules.new_game([s.name for s in seats], options, seed=seed, deck=deck,
+                                   **_first_dealer(args, seats))
     except ValueError as exc:
         raise UserError(sentence(exc)) from None
+
+
+def _first_dealer(args: argparse.Namespace, seats: List[Seat]) -> dict:
+    """``new_game``'s dealer from --dealer NAME (a real table only); none: the game's own
+    (the last seat). UserError when nobody of that name is at the table."""
+    name = getattr(args, "dealer", None)
+    if name is None:
+        return {}
+    if isinstance(name, int):  # the table's set-up gave a seat
+        return {"dealer": name}
+    for seat, s in enumerate(seats):
+        if s.name.lower() == name.strip().lower():
+            return {"dealer": seat}
+    raise UserError(f"--dealer names {name}, who is not at the table.")
 
 
 def _resumed(args: argparse.Namespace):
@@ -190,7 +206,7 @@ def start_play(args: argparse.Namespace) -> int:
         events_length = saved.events_length
         save_path = args.save or args.resume
         ignored = [f"--{name.replace('_', '-')}" for name in NEW_GAME_OPTIONS
-                   if getattr(args, name) not in (None, [])]
+                   if getattr(args, name, None) not in (None, [])]
         if ignored:
             print(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings.",
                   file=sys.stderr)
@@ -246,8 +262,8 @@ def start_play(args: argparse.Namespace) -> int:
                 _check_table(spec, seats, language)
                 if writable:
                     _remember(settings, choice)
-        if state is None:  # a real table without --players: the names, one by one
-            seats = _ask_names(listener, speaker, language, spec)
+        if state is None:  # a real table without --players: its set-up is asked
+            seats = _ask_table(args, listener, speaker, language, spec)
             if seats is None:  # quit before the game began
                 speaker.wait_until_quiet(10.0)
                 return 0
@@ -274,7 +290,8 @@ def start_play(args: argparse.Namespace) -> int:
                 break
             # "new game" after everyone at the table was knocked out: the same table, a new deal
             bot_seed, moves = random.randrange(1 << 30), 0
-            state = spec.rules.new_game([s.name for s in seats], state.options, seed=bot_seed)
+            state = spec.rules.new_game([s.name for s in seats], state.options, seed=bot_seed,
+                                        **_first_dealer(args, seats))
             opening = spec.rules.opening_events(state)
             speaker.say(opening_line(language, spec, state))
             talk = spec.talk(language, strict_memory=strict_memory(args, spec),
@@ -341,41 +358,27 @@ def _remember_verbosity(verbose: bool) -> None:
         print(str(exc), file=sys.stderr)
 
 
-def _ask_names(listener, speaker, language: Language, spec: GameSpec) -> Optional[List[Seat]]:
-    """The players' names one typed line each, in seating order; an empty line ends. By
-    voice, how many players (their seats are numbered; --players gives names)."""
-    p = language.phrases
-    fewest, most = spec.players
-    if not listener.typed_only:
-        names = Menu(language, listener, speaker, [], None).ask_players(fewest, most)
-        if names is None:
-            return None
-        speaker.say(p.text("table.names_read_back", names=p.join(names)))
-        return [Seat(name) for name in names]
-    speaker.say(p.text("table.ask_names"))
-    names: List[str] = []
-    while len(names) < most:
-        heard = listener.listen([], p.text("table.name_prompt", n=len(names) + 1) + " ")
-        name = " ".join(echo_name(heard.text if heard else "").split())
-        if not name:
-            if len(names) >= fewest or heard is None:
-                break
-            speaker.say(p.text("table.need_players", n=fewest))
-            continue
-        taken = [n for n in names if n.lower() == name.lower()]
-        if taken:
-            speaker.say(p.text("table.name_taken", name=taken[0]))
-            continue
-        names.append(name)
-    if len(names) < fewest:
-        raise UserError(f"At least {fewest} players are needed; give them with --players.")
-    speaker.say(p.text("table.names_read_back", names=p.join(names)))
-    return [Seat(name) for name in names]
-
-
-def echo_name(text: str) -> str:
-    """A typed name without control characters or commas, at most 30 characters."""
-    return "".join(c for c in text if c.isprintable() and c != ",")[:30]
+def _ask_table(args: argparse.Namespace, listener, speaker, language: Language,
+               spec: GameSpec) -> Optional[List[Seat]]:
+    """A real table's set-up, by voice or key: the names in seating order, then what the
+    command line did not give (lives or target, the first dealer, the house rules); the
+    answers go into ``args`` as if given there. None when someone said quit."""
+    from voice.cli.table_setup import TableSetupDialog
+    dialog = TableSetupDialog(language, listener, speaker, spec, GAMES[spec.table_of])
+    setup = dialog.run(ask_lives=args.lives is None and args.target is None,
+                       ask_dealer=getattr(args, "dealer", None) is None,
+                       ask_house_rules=not args.house_rule)
+    if setup is None:
+        return None
+    if setup.lives is not None:
+        args.lives = setup.lives
+    if setup.target is not None:
+        args.target = setup.target
+    if setup.dealer is not None:
+        args.dealer = setup.dealer
+    if setup.house_rules:
+        args.house_rule = list(setup.house_rules)
+    return [Seat(name) for name in setup.names]
 
 
 def open_listener(args: argparse.Namespace, language: Language, speaker, stack: ExitStack):

@@ -34,16 +34,18 @@ SIXTY_SIX_HOUSE_RULES = ("no_last_trick_bonus_after_close", "must_win_trick")
 
 
 def _ninety_nine(variant: str, title: str) -> GameSpec:
+    known = NINETY_NINE_HOUSE_RULES if variant == "doksan" else ("total_may_go_negative",)
+
     def make_options(lives: Optional[int] = None, target: Optional[int] = None,
                      house_rules: Sequence[str] = ()):
         from engine.ninety_nine import Options
-        known = NINETY_NINE_HOUSE_RULES if variant == "doksan" else ("total_may_go_negative",)
         return Options(variant=variant, lives=lives, **_house(house_rules, known))
     return GameSpec(
         id=variant, title=title, rules_module="engine.ninety_nine",
         bots_module="engine.ninety_nine_bots", talk_class="voice.games.ninety_nine:NinetyNineTalk",
         default_bots=("strong", "strong"), simulate_bots=("strong", "random", "random"),
-        make_options=make_options, accepts=lambda state: state.options.variant == variant)
+        make_options=make_options, accepts=lambda state: state.options.variant == variant,
+        house_rules=known)
 
 
 def _sixty_six_options(lives: Optional[int] = None, target: Optional[int] = None,
@@ -62,7 +64,7 @@ def _ninety_nine_table(variant: str, title: str) -> GameSpec:
         talk_class="voice.games.ninety_nine_table:NinetyNineTableTalk", default_bots=(),
         simulate_bots=(), make_options=virtual.make_options,
         accepts=lambda state: state.options.variant == variant, table_of=variant,
-        words=("table",))
+        words=("table",), house_rules=virtual.house_rules)
 
 
 GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
@@ -71,14 +73,15 @@ GAMES: Dict[str, GameSpec] = {spec.id: spec for spec in (
     GameSpec(id="sixty-six", title="Sixty-Six (Altmışaltı)", rules_module="engine.sixty_six",
              bots_module="engine.sixty_six_bots", talk_class="voice.games.sixty_six:SixtySixTalk",
              default_bots=("strong",), simulate_bots=("strong", "greedy"),
-             make_options=_sixty_six_options, alternate_first_seat=True, words=("sixty_six",)),
+             make_options=_sixty_six_options, alternate_first_seat=True, words=("sixty_six",),
+             house_rules=SIXTY_SIX_HOUSE_RULES),
     _ninety_nine_table("doksan", "Doksan Dokuz (33, 66, 99)"),
     _ninety_nine_table("classic", "Classic Ninety-Nine"),
     GameSpec(id="sixty-six-table", title="Sixty-Six (Altmışaltı), table mode",
              rules_module="engine.sixty_six_table", bots_module="engine.sixty_six_table",
              talk_class="voice.games.sixty_six_table:SixtySixTableTalk", default_bots=(),
              simulate_bots=(), make_options=_sixty_six_options, table_of="sixty-six",
-             words=("sixty_six", "table", "sixty_six_table")),
+             words=("sixty_six", "table", "sixty_six_table"), house_rules=SIXTY_SIX_HOUSE_RULES),
 )}
 DEFAULT_GAME = "doksan"
 # the games played on the device (``play``, ``simulate``, ``listen``), table modes left out

@@ -110,6 +110,7 @@ class GameSpec:
     alternate_first_seat: bool = False        # seat 0 always leads: swap seats each match
     table_of: Optional[str] = None            # table mode: refereeing this game's real deck
     words: Tuple[str, ...] = ()               # its language files: grammar.<part>.json, ...
+    house_rules: Tuple[str, ...] = ()         # the names ``make_options`` switches on
 
     @property
     def rules(self):
