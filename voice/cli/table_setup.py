@@ -3,7 +3,7 @@ menu's "a game at a real table"): the players' names in seating order, the start
 chips or match target, who deals first and the house rules, by voice or by key.
 
 Typed, each name is one line and an empty line ends the list. By voice each seat's name is
-said from the language's list of first names (``voice/lang/<code>/names.json``; the
+said from a list of first names (``voice/lang/names.json``, or the language's own; the
 recognizer hears only what it has a pronunciation for) and read back for a yes; a name that
 is not in the list is spelled one letter an utterance (``setup.letters`` in the language's
 ``grammar.table.json``), read back, or typed. "done" ends the list once the game has enough
@@ -41,10 +41,11 @@ class TableSetup:
 
 
 def names_of(language: Language) -> List[KnownName]:
-    """The language's list of first names a recognizer can hear (none without the file)."""
+    """The first names a recognizer can hear in ``language``: its own list if it has one
+    (Korean writes them in Hangul), else the shared one."""
     path = LANG_DIR / language.code / "names.json"
     if not path.exists():
-        return []
+        path = LANG_DIR / "names.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     return [KnownName(entry["name"], tuple(entry["spoken"])) for entry in data["names"]]
 
