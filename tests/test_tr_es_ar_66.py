@@ -344,3 +344,166 @@ def test_the_practice_round_typed_in_each_language(code):
     assert lines[-1].startswith(done) and not any(
         line.startswith(("Tam olmadı", "No del todo", "ليس تمامًا")) for line in lines)
     assert english_in(lines, code) == []
+
+
+# --------------------------------------------------------------------------- Sixty-Six table
+
+# One hand at a real table, the same moves in each language: Bob (dealer) tries to close
+# before the trump card is said, says the jack of hearts; Ayşe names the face-up jack
+# (refused), leads the ace of spades, exchanges the trump nine, leads the ten of spades and
+# takes it back, leads it again; the questions (trump, table, stock, points: secret without
+# --assist, and the tricks); the marriage in diamonds with the queen led; the close; Bob's nine of clubs
+# undone right after it and said again; the score; Ayşe claims with 71; help, my cards.
+SIXTY_SIX_TABLE_HAND = {
+    "en": ["close", "trump is the jack of hearts", "jack of hearts", "ace of spades",
+           "nine of spades", "exchange", "ten of spades", "take it back", "ten of spades",
+           "king of spades", "trump", "table", "cards left", "points", "my tricks", "marriage in diamonds",
+           "queen", "nine of diamonds", "close", "ace of clubs", "jack of clubs", "last trick",
+           "ten of clubs", "nine of clubs", "undo", "nine of clubs", "what is the score",
+           "sixty six", "help", "my cards"],
+    "tr": ["kapat", "koz kupa vale", "kupa vale", "maça as", "maça dokuz", "dokuzu değiştir",
+           "maça on", "son kartı sil", "maça on", "maça papaz", "koz ne", "yerde ne var",
+           "kaç kart kaldı", "puanım", "aldığım eller", "karo evlenme", "kız", "karo dokuz", "oyun kapandı",
+           "sinek as", "sinek vale", "son el", "sinek on", "sinek dokuz", "geri al",
+           "sinek dokuzu", "skor", "altmış altı", "yardım", "kartlarım"],
+    "es": ["cierro", "triunfo jota de corazones", "jota de corazones", "as de picas",
+           "nueve de picas", "cambio el nueve", "diez de picas", "borra eso", "diez de picas",
+           "rey de picas", "triunfo", "qué hay en la mesa", "cuántas quedan", "mis puntos", "mis bazas",
+           "canto en diamantes", "reina", "nueve de diamantes", "cierro", "as de tréboles",
+           "jota de tréboles", "última baza", "diez de tréboles", "nueve de tréboles",
+           "deshacer", "el nueve de tréboles", "marcador", "sesenta y seis", "ayuda",
+           "mis cartas"],
+    "ar": ["سكر", "الطرنيب ولد كبة", "ولد كبة", "آس بستوني", "تسعة بستوني", "تبديل",
+           "عشرة بستوني", "امسحها", "عشرة بستوني", "شايب بستوني", "الطرنيب", "على الطاولة",
+           "كم ورقة باقية", "نقاطي", "أكلاتي", "زواج ديناري", "بنت", "تسعة ديناري", "سكر", "آس سباتي",
+           "ولد سباتي", "آخر أكلة", "عشرة سباتي", "تسعة سباتي", "تراجع", "تسعة السباتي",
+           "النتيجة", "ستة وستين", "مساعدة", "أوراقي"],
+}
+SIXTY_SIX_TABLE_SAYS = {
+    "tr": ["1. tur: Bob altışar kart dağıtıp kozu açıyor; ilk kartı Ayşe atacak. Bob, açılan "
+           "kozu söyleyin, kupa dokuz gibi.",
+           "Bu yapılamaz: önce Bob açılan kozu söylemeli.",
+           "Koz kupa: kupa vale, 12 kartlık destenin altında açık duruyor.",
+           "Bu yapılamaz: kupa vale destenin altında açık duruyor.",
+           "Önce Ayşe, sonra Bob çekiyor. Destede 10 kart kaldı.",
+           "Geri alındı. Ayşe, yeniden söyleyin.",
+           "Destede 8 kart kaldı, açık duran kupa dokuz dahil.",
+           "Kart puanlarını siz sayıyorsunuz: turun sonunda söylenir",
+           "Hangi kart atılıyor: karo papaz mı, karo kız mı?",
+           "Ayşe 71 puanla altmış altı diyor: doğru.",
+           "Kartlar sizin elinizde: ben yalnızca oynananı ve gösterileni görüyorum."],
+    "es": ["Mano 1: Bob reparte seis cartas a cada uno y vuelve la muestra; sale Ayşe. Bob, di "
+           "la muestra, como nueve de corazones.",
+           "No puedes hacer eso: primero Bob dice la muestra.",
+           "Triunfo: corazones. La muestra, jota de corazones, queda boca arriba bajo el mazo "
+           "de 12 cartas.",
+           "No puedes hacer eso: esa carta, jota de corazones, está de muestra bajo el mazo.",
+           "Roba primero Ayşe, luego Bob. Quedan 10 cartas en el mazo.",
+           "Retirada la última jugada. Ayşe, otra vez.",
+           "Quedan 8 cartas en el mazo, con la muestra: nueve de corazones.",
+           "Los puntos de las cartas los contáis vosotros: se dicen al final de la mano",
+           "El cante en diamantes: ¿qué carta sale, el rey o la reina?",
+           "Ayşe canta sesenta y seis con 71 puntos: correcto.",
+           "Las cartas están en vuestras manos: solo veo lo que se juega y se enseña."],
+    "ar": ["الجولة 1: التوزيع لـBob، ست أوراق لكل لاعب ثم كشف ورقة الطرنيب؛ والبداية لـAyşe. "
+           "المطلوب من Bob ذكر ورقة الطرنيب، مثل تسعة الكبة.",
+           "هذا غير ممكن: المطلوب أولًا من Bob ذكر ورقة الطرنيب المكشوفة.",
+           "الطرنيب الكبة: الورقة المكشوفة تحت الرزمة ولد الكبة، وفي الرزمة 12 ورقة.",
+           "هذا غير ممكن: ورقة ولد الكبة مكشوفة تحت الرزمة.",
+           "السحب أولًا لـAyşe، ثم لـBob. الأوراق الباقية في الرزمة: 10.",
+           "تم التراجع. Ayşe، الدور لك من جديد.",
+           "في الرزمة 8 أوراق، مع الورقة المكشوفة: تسعة الكبة.",
+           "نقاط الأوراق يعدّها اللاعبون: تُعلن في آخر الجولة",
+           "الزواج في الديناري: أي ورقة تُلعب، الملك أم الملكة؟",
+           "Ayşe: إعلان ستة وستين، والمجموع 71: صحيح.",
+           "الأوراق في أيديكم: لا أرى إلا ما يُلعب ويُكشف."],
+}
+
+
+def sixty_six_table_run(code: str, path, *options: str):
+    result = talking_cards("table", "--game", "sixty-six", "--lang", code, "--players",
+                           "Ayşe,Bob", "--mute", "--events", str(path), *options,
+                           stdin="\n".join(SIXTY_SIX_TABLE_HAND[code]) + "\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout, [{k: v for k, v in e.items() if k != "input"}
+                           for e in read_events(path)]
+
+
+@pytest.fixture(scope="module")
+def english_table_hand(tmp_path_factory):
+    return sixty_six_table_run("en", tmp_path_factory.mktemp("en") / "events.jsonl")
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_a_sixty_six_table_hand_typed_is_refereed_as_in_english(code, tmp_path,
+                                                                english_table_hand):
+    out, log = sixty_six_table_run(code, tmp_path / "events.jsonl")
+    assert log == english_table_hand[1]   # the same events, refusals and undo included
+    assert [(e["player"], e["reason"]) for e in log if e["type"] == "rejected"] == [
+        ("Bob", "trump_first"), ("Ayşe", "card_face_up")]
+    assert [e["type"] for e in log if e["type"] in ("undo", "taken_back")] == [
+        "taken_back", "undo"]
+    assert {"type": "exchange", "player": "Ayşe", "card": "JH"} in log
+    assert [e for e in log if e["type"] == "hand_end"] == [
+        {"type": "hand_end", "winner": "Ayşe", "game_points": 3,
+         "score": {"Ayşe": 3, "Bob": 0}, "reason": "claim",
+         "points": {"Ayşe": 71, "Bob": 0}, "last_trick_bonus": None}]
+    for line in SIXTY_SIX_TABLE_SAYS[code]:
+        assert line in out
+    assert english_in(out.splitlines(), code) == []
+
+
+SIXTY_SIX_TABLE_ASSIST = {
+    "tr": ["Eli Ayşe aldı: maça as ve maça dokuz, Ayşe'ye 11 puan.",
+           "Kart puanları: Ayşe 11 puan ve Bob 0 puan.",
+           "Kart puanları: Ayşe 25 puan ve Bob 0 puan.",
+           "Alınan eller: Ayşe 2 el ve Bob 0 el.",
+           "Ayşe karo evlenmesini gösteriyor: 20 puan."],
+    "es": ["Baza para Ayşe: as de picas y nueve de picas, 11 puntos.",
+           "Puntos de las cartas: Ayşe 11 puntos y Bob 0 puntos.",
+           "Puntos de las cartas: Ayşe 25 puntos y Bob 0 puntos.",
+           "Bazas: Ayşe 2 bazas y Bob 0 bazas."],
+    "ar": ["الأكلة لـAyşe: آس البستوني وتسعة البستوني، 11 نقطة.",
+           "نقاط الأوراق: لـAyşe 11 نقطة ولـBob لا نقاط.",
+           "نقاط الأوراق: لـAyşe 25 نقطة ولـBob لا نقاط.",
+           "الأكلات: لـAyşe أكلتان ولـBob لا أكلات."],
+}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_assist_tells_the_card_points_in_each_language(code, tmp_path, english_table_hand):
+    out, log = sixty_six_table_run(code, tmp_path / "events.jsonl", "--assist")
+    assert log == english_table_hand[1]
+    for line in SIXTY_SIX_TABLE_ASSIST[code]:
+        assert line in out
+    assert english_in(out.splitlines(), code) == []
+
+
+@pytest.mark.parametrize("code,texts", [
+    ("tr", ["koz kupa dokuz", "KOZ KUPA DOKUZU", "koz 9h", "koz kupa 9", "kozu kupa dokuz",
+            "açık koz kupa dokuz"]),
+    ("es", ["triunfo nueve de corazones", "El triunfo es el nueve de corazones",
+            "triunfo 9h", "muestra nueve de corazones", "pinta nueve de copas"]),
+    ("ar", ["الطرنيب تسعة كبة", "الطَّرْنيبْ تِسْعَه كُبَّه", "الطرنيب تسعة الكبة",
+            "طرنيب تسعة قلوب", "الحكم تسعة كبة", "الطرنيب 9h"]),
+])
+def test_the_trump_card_is_said_with_and_without_diacritics(code, texts):
+    grammar = Language.load(code, parts=GAMES["sixty-six-table"].words).grammar
+    assert [grammar.parse(t) for t in texts] == [
+        Intent("move", name="trump_card", rank="9", suit="H")] * len(texts)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_sixty_six_table_sentence_says_no_english_word(code):
+    language = Language.load(code, parts=GAMES["sixty-six-table"].words)
+    p = language.phrases
+    fields = dict(hand=2, dealer="Bob", leader="Cem", suit=p.data["suit"]["H"],
+                  card=p.card("9H"), winner="Bob", other="Cem", cards=4, items="Bob 3",
+                  player="Bob", points=p.count(3, p.data["sixty_six"]["points_unit"]),
+                  marriage=p.count(20, p.data["sixty_six"]["points_unit"]), rank=p.rank("Q"))
+    said = [p.text(f"sixty_six_table.{key}", **fields) for key in p.data["sixty_six_table"]]
+    table_codes = json.loads((LANG_DIR / "en" / "phrases.sixty_six_table.json").read_text(
+        "utf-8"))["refusals"]
+    said += [p.refusal(c, card="9H", player="Bob", dealer="Bob") for c in table_codes]
+    assert english_in(said, code) == []
+    assert not any("{" in line for line in said)
