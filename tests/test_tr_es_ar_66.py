@@ -507,3 +507,113 @@ def test_every_sixty_six_table_sentence_says_no_english_word(code):
     said += [p.refusal(c, card="9H", player="Bob", dealer="Bob") for c in table_codes]
     assert english_in(said, code) == []
     assert not any("{" in line for line in said)
+
+
+# Said at a real table in each language: the trump card at the deal ("koz kupa dokuz"), each
+# card as it is played, a play taken back and said again, the marriage in diamonds with the
+# queen led, and the claim: the English spoken hand (test_sixty_six_table.py) and its take-back.
+TRUMP_SAID = {"tr": "koz {card}", "es": "triunfo {card}", "ar": "الطَّرْنيبْ {card}"}
+TAKE_BACK_SAID = {"tr": "son kartı sil", "es": "borra eso", "ar": "اِمْسَحْها"}
+SPOKEN_TABLE_HAND = ["trump 9H", "AS", "take_back", "AS", "9S", "10S", "JS", "AC", "9C",
+                     "marriage D", "Q", "9D", "10C", "JC", "claim"]
+
+
+class TableSpeaker:
+    """The two players at a real table, speaking a script of moves: espeak-ng says each in
+    the language into a WAV file, heard through the WAV listener, segmenter and recognizer as
+    with ``--wav``. A read-back of the move meant gets "yes", of another one "no"; a move not
+    taken (not understood, or turned down) is said again in the next voice."""
+
+    live = False
+    typed_only = False
+
+    def __init__(self, code: str, recognizer, tmp_path, limit: int = 80) -> None:
+        self.code, self.recognizer, self.tmp_path, self.limit = code, recognizer, tmp_path, limit
+        self.grammar = Language.load(code, parts=GAMES["sixty-six-table"].words).grammar
+        self.session = None
+        self.step, self.mark = 0, None
+        self.said = []                # (text, what it was said for)
+        self.heard = []               # the moves read back
+
+    def move(self, step: str) -> tuple:
+        """(what is said, the intents it may be read back as) for a step of the script."""
+        say = SAY[self.code]
+        card = lambda c: say["card"].format(rank=say["rank"][c[:-1]], suit=say["suit"][c[-1]])
+        name, _, arg = step.partition(" ")
+        if name == "trump":
+            text = TRUMP_SAID[self.code].format(card=card(arg))
+            return text, (self.grammar.parse(text), self.grammar.parse(card(arg)))
+        if name == "marriage":
+            text = say["marriage"].format(suit=say["suit"][arg])
+        elif name in ("claim", "take_back"):
+            text = say["claim"] if name == "claim" else TAKE_BACK_SAID[self.code]
+        elif name in say["rank"]:   # the card led after the marriage: its rank, or its card
+            suit = SPOKEN_TABLE_HAND[self.step - 1][-1]   # once the rank was not taken twice
+            text = say["rank"][name]
+            if [x for x, _ in self.said[-6:]].count(text) >= 2:
+                text = card(name + suit)
+        else:
+            text = card(name)
+        return text, (self.grammar.parse(text),)
+
+    def taken(self, before) -> bool:
+        """Has the current step happened: its move made, or the marriage's card asked for?"""
+        s, (name, _, suit) = self.session, SPOKEN_TABLE_HAND[self.step].partition(" ")
+        if name == "marriage":
+            return s.pending_value == Intent("move", name="marriage", suit=suit)
+        return s.state is not before
+
+    def listen(self, vocabulary, prompt):
+        from voice.hear.listeners import WavFilesListener
+        from voice.hear.segmenter import Segmenter
+        s = self.session
+        if self.mark is not None and self.taken(self.mark):
+            self.step, self.mark = self.step + 1, None
+        if len(self.said) >= self.limit or self.step == len(SPOKEN_TABLE_HAND):
+            return None
+        text, meant = self.move(SPOKEN_TABLE_HAND[self.step])
+        if s.pending_confirm is not None:
+            why = "yes" if s.pending_confirm in meant else "no"
+            self.heard.append(s.pending_confirm)
+            text = SAY[self.code][why]
+        else:
+            why, self.mark = "move", s.state
+        again = sum(1 for said, _ in self.said[-8:] if said == text)
+        self.said.append((text, why))
+        voice, speed = VOICES[again % len(VOICES)]
+        path = self.tmp_path / f"{len(self.said):03d}.wav"
+        path.write_bytes(synthesize(text, voice=self.code + voice, speed=speed).read_bytes())
+        return WavFilesListener([str(path)], Segmenter, self.recognizer).listen(vocabulary, prompt)
+
+
+@needs_speech
+@pytest.mark.parametrize("code", CODES)
+def test_a_sixty_six_table_hand_by_voice_through_pocketsphinx(code, tmp_path):
+    from engine import sixty_six_table as table
+    from voice.hear.sphinx import SphinxRecognizer
+    pytest.importorskip("pocketsphinx")
+    language = Language.load(code, parts=GAMES["sixty-six-table"].words)
+    talk = GAMES["sixty-six-table"].talk(language, strict_memory=True)
+    seats = [Seat("Ayşe"), Seat("Bob")]
+    state = table.new_game([s.name for s in seats], ss.Options())
+    player = TableSpeaker(code, SphinxRecognizer(language.sphinx_pronunciations), tmp_path)
+    lines = []
+    with open(tmp_path / "events.jsonl", "w") as events:
+        session = Session(talk, table, state, {}, player,
+                          Speaker(muted=True, on_text=lines.append),
+                          Recorder("sixty-six-table", seats, 3, events))
+        player.session = session
+        session.run(table.opening_events(state))
+    log = read_events(tmp_path / "events.jsonl")
+    moves = [why for _, why in player.said if why == "move"]
+    print(f"{code}: {len(SPOKEN_TABLE_HAND)} moves, said {len(moves)} times, "
+          f"{sum(why == 'no' for _, why in player.said)} read-backs turned down, "
+          f"{len(player.said)} utterances")
+    assert [e["trump_card"] for e in log if e["type"] == "deal"] == ["9H"]
+    assert [e["card"] for e in log if e["type"] == "play"] == [
+        "AS", "AS", "9S", "10S", "JS", "AC", "9C", "QD", "9D", "10C", "JC"]
+    assert [e["type"] for e in log if e["type"] in ("taken_back", "marriage", "claim")] == [
+        "taken_back", "marriage", "claim"]
+    assert [e for e in log if e["type"] == "hand_end"][0]["game_points"] == 3
+    assert len(moves) <= 2 * len(SPOKEN_TABLE_HAND)
+    assert english_in(lines, code) == []
