@@ -522,7 +522,8 @@ class TableSpeaker:
     """The two players at a real table, speaking a script of moves: espeak-ng says each in
     the language into a WAV file, heard through the WAV listener, segmenter and recognizer as
     with ``--wav``. A read-back of the move meant gets "yes", of another one "no"; a move not
-    taken (not understood, or turned down) is said again in the next voice."""
+    taken (not understood, or turned down) is said again in the next voice, and the card led
+    after a marriage, said by its rank, is named whole once the rank was not taken twice."""
 
     live = False
     typed_only = False
@@ -548,10 +549,10 @@ class TableSpeaker:
         elif name in ("claim", "take_back"):
             text = say["claim"] if name == "claim" else TAKE_BACK_SAID[self.code]
         elif name in say["rank"]:   # the card led after the marriage: its rank, or its card
-            suit = SPOKEN_TABLE_HAND[self.step - 1][-1]   # once the rank was not taken twice
-            text = say["rank"][name]
-            if [x for x, _ in self.said[-6:]].count(text) >= 2:
-                text = card(name + suit)
+            alone = say["rank"][name]   # once the rank alone was not taken twice
+            whole = card(name + SPOKEN_TABLE_HAND[self.step - 1][-1])
+            text = whole if [x for x, _ in self.said[-6:]].count(alone) >= 2 else alone
+            return text, (self.grammar.parse(alone), self.grammar.parse(whole))
         else:
             text = card(name)
         return text, (self.grammar.parse(text),)
