@@ -48,6 +48,48 @@ def test_every_language_has_every_english_sentence_of_its_games(code):
     assert missing == [], f"{code} lacks {missing}"
 
 
+# the grammar sections whose entries are named: a language has every name English has
+NAMED_SECTIONS = ("commands", "moves", "suited_moves", "number_moves", "ranked_moves",
+                  "carded_moves")
+
+
+def named_phrases(code: str, parts) -> dict:
+    """(section, name) -> that entry's phrases, spoken and typed, in a game's grammar files."""
+    data = load_language_data(code, "grammar", parts)
+    return {(section, name): entry.get("spoken", []) + entry.get("typed", [])
+            for section in NAMED_SECTIONS for name, entry in data.get(section, {}).items()}
+
+
+@pytest.mark.parametrize("code", [c for c in available() if c != "en"])
+def test_every_language_has_every_english_phrase_kind_of_its_games(code):
+    """Each game a language offers has its own files where English has them (phrases and
+    grammar: Sixty-Six's table mode, grammar.sixty_six_table.json with the trump card said at
+    the deal), and words for every move, question and correction English has (a language may
+    leave some typed only: every spoken word costs accuracy)."""
+    language = Language.load(code)
+    for game in language.games:
+        parts = GAMES[game].words
+        for kind in ("phrases", "grammar"):
+            files = [f"{kind}.{part}.json" for part in parts
+                     if (LANG_DIR / "en" / f"{kind}.{part}.json").exists()]
+            assert [f for f in files if not (LANG_DIR / code / f).exists()] == [], game
+        english, own = named_phrases("en", parts), named_phrases(code, parts)
+        assert sorted(set(english) - set(own)) == [], game
+        assert [key for key, words in own.items() if key in english and not words] == [], game
+
+
+def test_a_table_mode_without_words_is_refused_in_one_sentence():
+    """Korean has no Sixty-Six: its table mode is refused before anything is said."""
+    from cli_runner import talking_cards
+    assert "sixty-six-table" not in Language.load("ko").games
+    assert all("sixty-six-table" in Language.load(c).games for c in ("en", "tr", "es", "ar"))
+    result = talking_cards("table", "--game", "sixty-six", "--lang", "ko", "--players",
+                           "Ann,Bob", "--mute", stdin="")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == ("There are no 한국어 words for Sixty-Six (Altmışaltı), "
+                                      "table mode yet; play it with --lang en.")
+
+
 @pytest.mark.parametrize("code", available())
 def test_every_language_names_only_registered_games(code):
     assert set(Language.load(code).games) <= set(GAMES)

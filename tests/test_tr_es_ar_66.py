@@ -344,3 +344,277 @@ def test_the_practice_round_typed_in_each_language(code):
     assert lines[-1].startswith(done) and not any(
         line.startswith(("Tam olmadı", "No del todo", "ليس تمامًا")) for line in lines)
     assert english_in(lines, code) == []
+
+
+# --------------------------------------------------------------------------- Sixty-Six table
+
+# One hand at a real table, the same moves in each language: Bob (dealer) tries to close
+# before the trump card is said, says the jack of hearts; Ayşe names the face-up jack
+# (refused), leads the ace of spades, exchanges the trump nine, leads the ten of spades and
+# takes it back, leads it again; the questions (trump, table, stock, points: secret without
+# --assist, and the tricks); the marriage in diamonds with the queen led; the close; Bob's nine of clubs
+# undone right after it and said again; the score; Ayşe claims with 71; help, my cards.
+SIXTY_SIX_TABLE_HAND = {
+    "en": ["close", "trump is the jack of hearts", "jack of hearts", "ace of spades",
+           "nine of spades", "exchange", "ten of spades", "take it back", "ten of spades",
+           "king of spades", "trump", "table", "cards left", "points", "my tricks", "marriage in diamonds",
+           "queen", "nine of diamonds", "close", "ace of clubs", "jack of clubs", "last trick",
+           "ten of clubs", "nine of clubs", "undo", "nine of clubs", "what is the score",
+           "sixty six", "help", "my cards"],
+    "tr": ["kapat", "koz kupa vale", "kupa vale", "maça as", "maça dokuz", "dokuzu değiştir",
+           "maça on", "son kartı sil", "maça on", "maça papaz", "koz ne", "yerde ne var",
+           "kaç kart kaldı", "puanım", "aldığım eller", "karo evlenme", "kız", "karo dokuz", "oyun kapandı",
+           "sinek as", "sinek vale", "son el", "sinek on", "sinek dokuz", "geri al",
+           "sinek dokuzu", "skor", "altmış altı", "yardım", "kartlarım"],
+    "es": ["cierro", "triunfo jota de corazones", "jota de corazones", "as de picas",
+           "nueve de picas", "cambio el nueve", "diez de picas", "borra eso", "diez de picas",
+           "rey de picas", "triunfo", "qué hay en la mesa", "cuántas quedan", "mis puntos", "mis bazas",
+           "canto en diamantes", "reina", "nueve de diamantes", "cierro", "as de tréboles",
+           "jota de tréboles", "última baza", "diez de tréboles", "nueve de tréboles",
+           "deshacer", "el nueve de tréboles", "marcador", "sesenta y seis", "ayuda",
+           "mis cartas"],
+    "ar": ["سكر", "الطرنيب ولد كبة", "ولد كبة", "آس بستوني", "تسعة بستوني", "تبديل",
+           "عشرة بستوني", "امسحها", "عشرة بستوني", "شايب بستوني", "الطرنيب", "على الطاولة",
+           "كم ورقة باقية", "نقاطي", "أكلاتي", "زواج ديناري", "بنت", "تسعة ديناري", "سكر", "آس سباتي",
+           "ولد سباتي", "آخر أكلة", "عشرة سباتي", "تسعة سباتي", "تراجع", "تسعة السباتي",
+           "النتيجة", "ستة وستين", "مساعدة", "أوراقي"],
+}
+SIXTY_SIX_TABLE_SAYS = {
+    "tr": ["1. tur: Bob altışar kart dağıtıp kozu açıyor; ilk kartı Ayşe atacak. Bob, açılan "
+           "kozu söyleyin, kupa dokuz gibi.",
+           "Bu yapılamaz: önce Bob açılan kozu söylemeli.",
+           "Koz kupa: kupa vale, 12 kartlık destenin altında açık duruyor.",
+           "Bu yapılamaz: kupa vale destenin altında açık duruyor.",
+           "Önce Ayşe, sonra Bob çekiyor. Destede 10 kart kaldı.",
+           "Geri alındı. Ayşe, yeniden söyleyin.",
+           "Destede 8 kart kaldı, açık duran kupa dokuz dahil.",
+           "Kart puanlarını siz sayıyorsunuz: turun sonunda söylenir",
+           "Hangi kart atılıyor: karo papaz mı, karo kız mı?",
+           "Ayşe 71 puanla altmış altı diyor: doğru.",
+           "Kartlar sizin elinizde: ben yalnızca oynananı ve gösterileni görüyorum."],
+    "es": ["Mano 1: Bob reparte seis cartas a cada uno y vuelve la muestra; sale Ayşe. Bob, di "
+           "la muestra, como nueve de corazones.",
+           "No puedes hacer eso: primero Bob dice la muestra.",
+           "Triunfo: corazones. La muestra, jota de corazones, queda boca arriba bajo el mazo "
+           "de 12 cartas.",
+           "No puedes hacer eso: esa carta, jota de corazones, está de muestra bajo el mazo.",
+           "Roba primero Ayşe, luego Bob. Quedan 10 cartas en el mazo.",
+           "Retirada la última jugada. Ayşe, otra vez.",
+           "Quedan 8 cartas en el mazo, con la muestra: nueve de corazones.",
+           "Los puntos de las cartas los contáis vosotros: se dicen al final de la mano",
+           "El cante en diamantes: ¿qué carta sale, el rey o la reina?",
+           "Ayşe canta sesenta y seis con 71 puntos: correcto.",
+           "Las cartas están en vuestras manos: solo veo lo que se juega y se enseña."],
+    "ar": ["الجولة 1: التوزيع لـBob، ست أوراق لكل لاعب ثم كشف ورقة الطرنيب؛ والبداية لـAyşe. "
+           "المطلوب من Bob ذكر ورقة الطرنيب، مثل تسعة الكبة.",
+           "هذا غير ممكن: المطلوب أولًا من Bob ذكر ورقة الطرنيب المكشوفة.",
+           "الطرنيب الكبة: الورقة المكشوفة تحت الرزمة ولد الكبة، وفي الرزمة 12 ورقة.",
+           "هذا غير ممكن: ورقة ولد الكبة مكشوفة تحت الرزمة.",
+           "السحب أولًا لـAyşe، ثم لـBob. الأوراق الباقية في الرزمة: 10.",
+           "تم التراجع. Ayşe، الدور لك من جديد.",
+           "في الرزمة 8 أوراق، مع الورقة المكشوفة: تسعة الكبة.",
+           "نقاط الأوراق يعدّها اللاعبون: تُعلن في آخر الجولة",
+           "الزواج في الديناري: أي ورقة تُلعب، الملك أم الملكة؟",
+           "Ayşe: إعلان ستة وستين، والمجموع 71: صحيح.",
+           "الأوراق في أيديكم: لا أرى إلا ما يُلعب ويُكشف."],
+}
+
+
+def sixty_six_table_run(code: str, path, *options: str):
+    result = talking_cards("table", "--game", "sixty-six", "--lang", code, "--players",
+                           "Ayşe,Bob", "--mute", "--events", str(path), *options,
+                           stdin="\n".join(SIXTY_SIX_TABLE_HAND[code]) + "\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout, [{k: v for k, v in e.items() if k != "input"}
+                           for e in read_events(path)]
+
+
+@pytest.fixture(scope="module")
+def english_table_hand(tmp_path_factory):
+    return sixty_six_table_run("en", tmp_path_factory.mktemp("en") / "events.jsonl")
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_a_sixty_six_table_hand_typed_is_refereed_as_in_english(code, tmp_path,
+                                                                english_table_hand):
+    out, log = sixty_six_table_run(code, tmp_path / "events.jsonl")
+    assert log == english_table_hand[1]   # the same events, refusals and undo included
+    assert [(e["player"], e["reason"]) for e in log if e["type"] == "rejected"] == [
+        ("Bob", "trump_first"), ("Ayşe", "card_face_up")]
+    assert [e["type"] for e in log if e["type"] in ("undo", "taken_back")] == [
+        "taken_back", "undo"]
+    assert {"type": "exchange", "player": "Ayşe", "card": "JH"} in log
+    assert [e for e in log if e["type"] == "hand_end"] == [
+        {"type": "hand_end", "winner": "Ayşe", "game_points": 3,
+         "score": {"Ayşe": 3, "Bob": 0}, "reason": "claim",
+         "points": {"Ayşe": 71, "Bob": 0}, "last_trick_bonus": None}]
+    for line in SIXTY_SIX_TABLE_SAYS[code]:
+        assert line in out
+    assert english_in(out.splitlines(), code) == []
+
+
+SIXTY_SIX_TABLE_ASSIST = {
+    "tr": ["Eli Ayşe aldı: maça as ve maça dokuz, Ayşe'ye 11 puan.",
+           "Kart puanları: Ayşe 11 puan ve Bob 0 puan.",
+           "Kart puanları: Ayşe 25 puan ve Bob 0 puan.",
+           "Alınan eller: Ayşe 2 el ve Bob 0 el.",
+           "Ayşe karo evlenmesini gösteriyor: 20 puan."],
+    "es": ["Baza para Ayşe: as de picas y nueve de picas, 11 puntos.",
+           "Puntos de las cartas: Ayşe 11 puntos y Bob 0 puntos.",
+           "Puntos de las cartas: Ayşe 25 puntos y Bob 0 puntos.",
+           "Bazas: Ayşe 2 bazas y Bob 0 bazas."],
+    "ar": ["الأكلة لـAyşe: آس البستوني وتسعة البستوني، 11 نقطة.",
+           "نقاط الأوراق: لـAyşe 11 نقطة ولـBob لا نقاط.",
+           "نقاط الأوراق: لـAyşe 25 نقطة ولـBob لا نقاط.",
+           "الأكلات: لـAyşe أكلتان ولـBob لا أكلات."],
+}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_assist_tells_the_card_points_in_each_language(code, tmp_path, english_table_hand):
+    out, log = sixty_six_table_run(code, tmp_path / "events.jsonl", "--assist")
+    assert log == english_table_hand[1]
+    for line in SIXTY_SIX_TABLE_ASSIST[code]:
+        assert line in out
+    assert english_in(out.splitlines(), code) == []
+
+
+@pytest.mark.parametrize("code,texts", [
+    ("tr", ["koz kupa dokuz", "KOZ KUPA DOKUZU", "koz 9h", "koz kupa 9", "kozu kupa dokuz",
+            "açık koz kupa dokuz"]),
+    ("es", ["triunfo nueve de corazones", "El triunfo es el nueve de corazones",
+            "triunfo 9h", "muestra nueve de corazones", "pinta nueve de copas"]),
+    ("ar", ["الطرنيب تسعة كبة", "الطَّرْنيبْ تِسْعَه كُبَّه", "الطرنيب تسعة الكبة",
+            "طرنيب تسعة قلوب", "الحكم تسعة كبة", "الطرنيب 9h"]),
+])
+def test_the_trump_card_is_said_with_and_without_diacritics(code, texts):
+    grammar = Language.load(code, parts=GAMES["sixty-six-table"].words).grammar
+    assert [grammar.parse(t) for t in texts] == [
+        Intent("move", name="trump_card", rank="9", suit="H")] * len(texts)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_sixty_six_table_sentence_says_no_english_word(code):
+    language = Language.load(code, parts=GAMES["sixty-six-table"].words)
+    p = language.phrases
+    fields = dict(hand=2, dealer="Bob", leader="Cem", suit=p.data["suit"]["H"],
+                  card=p.card("9H"), winner="Bob", other="Cem", cards=4, items="Bob 3",
+                  player="Bob", points=p.count(3, p.data["sixty_six"]["points_unit"]),
+                  marriage=p.count(20, p.data["sixty_six"]["points_unit"]), rank=p.rank("Q"))
+    said = [p.text(f"sixty_six_table.{key}", **fields) for key in p.data["sixty_six_table"]]
+    table_codes = json.loads((LANG_DIR / "en" / "phrases.sixty_six_table.json").read_text(
+        "utf-8"))["refusals"]
+    said += [p.refusal(c, card="9H", player="Bob", dealer="Bob") for c in table_codes]
+    assert english_in(said, code) == []
+    assert not any("{" in line for line in said)
+
+
+# Said at a real table in each language: the trump card at the deal ("koz kupa dokuz"), each
+# card as it is played, a play taken back and said again, the marriage in diamonds with the
+# queen led, and the claim: the English spoken hand (test_sixty_six_table.py) and its take-back.
+TRUMP_SAID = {"tr": "koz {card}", "es": "triunfo {card}", "ar": "الطَّرْنيبْ {card}"}
+TAKE_BACK_SAID = {"tr": "son kartı sil", "es": "borra eso", "ar": "اِمْسَحْها"}
+SPOKEN_TABLE_HAND = ["trump 9H", "AS", "take_back", "AS", "9S", "10S", "JS", "AC", "9C",
+                     "marriage D", "Q", "9D", "10C", "JC", "claim"]
+
+
+class TableSpeaker:
+    """The two players at a real table, speaking a script of moves: espeak-ng says each in
+    the language into a WAV file, heard through the WAV listener, segmenter and recognizer as
+    with ``--wav``. A read-back of the move meant gets "yes", of another one "no"; a move not
+    taken (not understood, or turned down) is said again in the next voice, and the card led
+    after a marriage, said by its rank, is named whole once the rank was not taken twice."""
+
+    live = False
+    typed_only = False
+
+    def __init__(self, code: str, recognizer, tmp_path, limit: int = 80) -> None:
+        self.code, self.recognizer, self.tmp_path, self.limit = code, recognizer, tmp_path, limit
+        self.grammar = Language.load(code, parts=GAMES["sixty-six-table"].words).grammar
+        self.session = None
+        self.step, self.mark = 0, None
+        self.said = []                # (text, what it was said for)
+        self.heard = []               # the moves read back
+
+    def move(self, step: str) -> tuple:
+        """(what is said, the intents it may be read back as) for a step of the script."""
+        say = SAY[self.code]
+        card = lambda c: say["card"].format(rank=say["rank"][c[:-1]], suit=say["suit"][c[-1]])
+        name, _, arg = step.partition(" ")
+        if name == "trump":
+            text = TRUMP_SAID[self.code].format(card=card(arg))
+            return text, (self.grammar.parse(text), self.grammar.parse(card(arg)))
+        if name == "marriage":
+            text = say["marriage"].format(suit=say["suit"][arg])
+        elif name in ("claim", "take_back"):
+            text = say["claim"] if name == "claim" else TAKE_BACK_SAID[self.code]
+        elif name in say["rank"]:   # the card led after the marriage: its rank, or its card
+            alone = say["rank"][name]   # once the rank alone was not taken twice
+            whole = card(name + SPOKEN_TABLE_HAND[self.step - 1][-1])
+            text = whole if [x for x, _ in self.said[-6:]].count(alone) >= 2 else alone
+            return text, (self.grammar.parse(alone), self.grammar.parse(whole))
+        else:
+            text = card(name)
+        return text, (self.grammar.parse(text),)
+
+    def taken(self, before) -> bool:
+        """Has the current step happened: its move made, or the marriage's card asked for?"""
+        s, (name, _, suit) = self.session, SPOKEN_TABLE_HAND[self.step].partition(" ")
+        if name == "marriage":
+            return s.pending_value == Intent("move", name="marriage", suit=suit)
+        return s.state is not before
+
+    def listen(self, vocabulary, prompt):
+        from voice.hear.listeners import WavFilesListener
+        from voice.hear.segmenter import Segmenter
+        s = self.session
+        if self.mark is not None and self.taken(self.mark):
+            self.step, self.mark = self.step + 1, None
+        if len(self.said) >= self.limit or self.step == len(SPOKEN_TABLE_HAND):
+            return None
+        text, meant = self.move(SPOKEN_TABLE_HAND[self.step])
+        if s.pending_confirm is not None:
+            why = "yes" if s.pending_confirm in meant else "no"
+            self.heard.append(s.pending_confirm)
+            text = SAY[self.code][why]
+        else:
+            why, self.mark = "move", s.state
+        again = sum(1 for said, _ in self.said[-8:] if said == text)
+        self.said.append((text, why))
+        voice, speed = VOICES[again % len(VOICES)]
+        path = self.tmp_path / f"{len(self.said):03d}.wav"
+        path.write_bytes(synthesize(text, voice=self.code + voice, speed=speed).read_bytes())
+        return WavFilesListener([str(path)], Segmenter, self.recognizer).listen(vocabulary, prompt)
+
+
+@needs_speech
+@pytest.mark.parametrize("code", CODES)
+def test_a_sixty_six_table_hand_by_voice_through_pocketsphinx(code, tmp_path):
+    from engine import sixty_six_table as table
+    from voice.hear.sphinx import SphinxRecognizer
+    pytest.importorskip("pocketsphinx")
+    language = Language.load(code, parts=GAMES["sixty-six-table"].words)
+    talk = GAMES["sixty-six-table"].talk(language, strict_memory=True)
+    seats = [Seat("Ayşe"), Seat("Bob")]
+    state = table.new_game([s.name for s in seats], ss.Options())
+    player = TableSpeaker(code, SphinxRecognizer(language.sphinx_pronunciations), tmp_path)
+    lines = []
+    with open(tmp_path / "events.jsonl", "w") as events:
+        session = Session(talk, table, state, {}, player,
+                          Speaker(muted=True, on_text=lines.append),
+                          Recorder("sixty-six-table", seats, 3, events))
+        player.session = session
+        session.run(table.opening_events(state))
+    log = read_events(tmp_path / "events.jsonl")
+    moves = [why for _, why in player.said if why == "move"]
+    print(f"{code}: {len(SPOKEN_TABLE_HAND)} moves, said {len(moves)} times, "
+          f"{sum(why == 'no' for _, why in player.said)} read-backs turned down, "
+          f"{len(player.said)} utterances")
+    assert [e["trump_card"] for e in log if e["type"] == "deal"] == ["9H"]
+    assert [e["card"] for e in log if e["type"] == "play"] == [
+        "AS", "AS", "9S", "10S", "JS", "AC", "9C", "QD", "9D", "10C", "JC"]
+    assert [e["type"] for e in log if e["type"] in ("taken_back", "marriage", "claim")] == [
+        "taken_back", "marriage", "claim"]
+    assert [e for e in log if e["type"] == "hand_end"][0]["game_points"] == 3
+    assert len(moves) <= 2 * len(SPOKEN_TABLE_HAND)
+    assert english_in(lines, code) == []
