@@ -65,12 +65,20 @@ def test_every_command_has_words_and_no_spoken_phrase_means_two_things(code):
         assert seen.setdefault(key, intent) == intent, f"{key!r} means two things"
 
 
+def menu_words(language):
+    """The start menu's spoken answers (games, numbers, the default)."""
+    menu = language.grammar.data["menu"]
+    entries = [menu["default"], *menu["games"].values(), *menu["numbers"].values()]
+    return [phrase for entry in entries for phrase in entry["spoken"]]
+
+
 @pytest.mark.parametrize("code", ["tr", "es", "ar"])
 def test_every_spoken_word_has_a_pronunciation_and_loads_over_cmudict(code):
     from voice.hear.sphinx import SphinxRecognizer
     language = Language.load(code)
     recognizer = SphinxRecognizer(language.sphinx_pronunciations)
-    words = {w for phrase in language.grammar.spoken for w in phrase.split()}
+    words = {w for phrase in [*language.grammar.spoken, *menu_words(language)]
+             for w in phrase.split()}
     assert all(w.isascii() and w.isalpha() for w in words)
     assert [w for w in sorted(words) if not recognizer._pronunciation(w)] == []
 
