@@ -183,7 +183,8 @@ def test_a_table_game_says_no_english_word(code):
     said += [talk.answer(c, state, 0) for c in talk.commands]
     said += [language.phrases.text(f"table.{k}", total=45, card="sekiz", cards=3, n=2,
                                    name="Bob", names="Ann, Bob", player="Bob", round=2,
-                                   dealer="Bob", first="Cem")
+                                   dealer="Bob", first="Cem", default="Cem", hint="",
+                                   item="Bob", letters="B, O", rule="", rules="")
              for k in language.phrases.data["table"]]
     assert english_in(said, code) == []
 
