@@ -43,6 +43,8 @@ OUT_MARGIN = 1.04     # ... when every enrolled phrase that cannot be said now i
                       # times farther
 SURE_AT = 1.10        # the matcher alone is sure when its phrase is this near ...
 SURE_MARGIN = 1.10    # ... and every other phrase is this many times farther
+REJECTED_AT = 0.0     # a reading the decoder rejected is accepted when the matcher agrees
+                      # and is this near (0: never; bench/enrollment.py --sweep measures it)
 
 
 def judge(heard: Hypothesis, distance: Dict[str, float],
@@ -70,7 +72,8 @@ def judge(heard: Hypothesis, distance: Dict[str, float],
         # back then, as when the decoder itself rejected it; far from their takes, a word
         # they never enrolled may have been forced onto it by both ("zero" heard as "two")
         if nearest <= AGREE_AT:
-            if rejected or min(outside().values(), default=np.inf) < OUT_MARGIN * nearest:
+            if rejected and nearest > REJECTED_AT \
+                    or min(outside().values(), default=np.inf) < OUT_MARGIN * nearest:
                 return replace(heard, text=best, verdict=CONFIRM)
             return replace(heard, text=best, verdict=ACCEPT, vouched=True)
         return replace(heard, verdict=min_verdict(heard.verdict, CONFIRM))
