@@ -49,10 +49,10 @@ SURE_MARGIN = 1.10    # ... and every other phrase is this many times farther
 # a rank in the hand, all at most 1.099 away; accepted alike from 1.10 up to AGREE_AT (13
 # of them, one caught by the outside check: 20.8% -> 13.1% read back, none of the 210 words
 # not in the hand played; the nearest rejected agreement on such a word, 1.054, was caught
-# by the outside check).  A floor on the decoder's confidence (0.1-0.3) only added
-# read-backs (13.7-15.5%).  The decoder's rejection keeps off-topic talk out: said by six
-# espeak-ng voices with their own profiles, none of 240 off-topic sentences came nearer
-# than 1.47 (bench/enrollment.py), none of them was played.
+# by the outside check).  A floor on the decoder's confidence as well (0.1-0.3, tried) only
+# added read-backs (13.7-15.5%).  Off-topic talk, which the decoder's rejection kept out, is
+# far from the takes: said by six espeak-ng voices with their own profiles, none of 240
+# off-topic sentences came nearer than 1.47 (bench/enrollment.py), and none was played.
 REJECTED_AT = 1.12
 
 
