@@ -12,15 +12,19 @@ session builds it), by PocketSphinx alone and by PocketSphinx fused with the pro
 - wrong at once: a card that was not said is played without a read-back (the worst case).
 
 Words that are not in the hand are measured too: "zero" and "one" (no card), and ranks the
-hand does not hold.  None of them may become a move without a read-back.
+hand does not hold.  None of them may become a move without a read-back.  So is off-topic
+talk with a profile (FSDD has none): espeak-ng voices enroll as spoken enrollment asks and
+say everyday sentences (``spoken_readings``); none may become a move at once either.
 
 The fusion's constants were chosen on takes 3-9 (``--sweep`` prints the grid: ``outside``
-0.0 is the fusion without its check of the enrolled phrases that cannot be said now); the
-figures reported are takes 10-19 (``--takes 3-19`` for all).
+0.0 is the fusion without its check of the enrolled phrases that cannot be said now; then
+``REJECTED_AT``); the figures reported are takes 10-19 (``--takes 3-19`` for all) and the
+espeak-ng voices.
 
-    python3 bench/enrollment.py            # the tables (about 3 minutes on 2 cores)
+    python3 bench/enrollment.py            # the tables (about 4 minutes on 2 cores)
     python3 bench/enrollment.py --sweep    # the constants' grid on takes 3-9
-    python3 bench/enrollment.py --set AGREE_AT=1.12 --set OUT_MARGIN=0   # the fusion before
+    python3 bench/enrollment.py --set REJECTED_AT=0   # the fusion before: what the decoder
+                                                      # rejected was never accepted
 """
 from __future__ import annotations
 
@@ -41,8 +45,10 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bench.recognition import (DIGITS, FSDD, RANK_CODES, in_game_vocabulary, is_move,  # noqa: E402
-                               mic_path, same_intent)
+from bench.recognition import (DIGITS, EN, FSDD, RANK_CODES,  # noqa: E402
+                               in_game_vocabulary, is_move, mic_path, random_hand, same_intent)
+from tests.speech_clips import VOICES, espeak_available, synthesize_pcm  # noqa: E402
+from voice.cli.enroll import prompted_phrases  # noqa: E402
 from voice.hear import fused  # noqa: E402
 from voice.hear.audio import WavSource  # noqa: E402
 from voice.hear.choose import phrase_agreement  # noqa: E402
@@ -115,6 +121,63 @@ def readings(rec: SphinxRecognizer, takes, match_ms: list) -> List[Reading]:
             match_ms.append((time.perf_counter() - t0) * 1000)
             out.append(Reading(speaker, word, in_hand, heard, distance, outside))
     return out
+
+
+def spoken_readings(rec: SphinxRecognizer) -> List[Reading]:
+    """Off-topic talk with a profile: each espeak-ng voice of ``tests/speech_clips.VOICES``
+    enrolls what spoken enrollment asks for (23 phrases, 3 takes each at 90%, 100% and 110%
+    of its speed), then says every off-topic sentence of ``bench/recognition_languages.json``
+    (its calibration and held-out lists, 40) on a turn with a random three-card hand, and,
+    to show the profile works for these voices, each rank once on a turn whose hand holds it.
+    Everything through the microphone path and the segmenter, as the FSDD clips."""
+    seg = Segmenter()
+    rng = random.Random(7)
+    phrases = [p for p, _ in prompted_phrases(EN.language)]
+    sentences = EN.calibration_off_topic + EN.held_out_off_topic
+    out = []
+    for v, (voice, speed) in enumerate(VOICES):
+        said = lambda text, pace, seed: mic_path(  # noqa: E731
+            synthesize_pcm(EN.say(text), voice=voice, speed=pace, seed=seed), seg, seed)
+        profile = VoiceProfile("en")
+        for k, pace in enumerate((round(speed * 0.9), speed, round(speed * 1.1))):
+            for phrase in phrases:
+                profile.add(phrase, said(phrase, pace, k))
+        turns = [(text, False, random_hand(rng)) for text in sentences]
+        for code, word in ((c, w) for w, c in RANK_CODES.items()):
+            ranks, total = random_hand(rng, must=code)
+            turns.append((word, True, (ranks, total)))
+        for text, in_hand, (ranks, total) in turns:
+            vocab = in_game_vocabulary(ranks, total)
+            rec.set_vocabulary(vocab)
+            utt = said(text, speed, 10 + v)
+            heard = rec.recognize(utt.tobytes())
+            feats = features(utt)
+            out.append(Reading(voice, text, in_hand, heard, profile.match_features(feats, vocab),
+                               profile.match_features(
+                                   feats, fused.outside_phrases(profile, vocab, SAME))))
+    return out
+
+
+def spoken_report(rows: List[Reading]) -> None:
+    print("\nespeak-ng voices with their own profiles: off-topic sentences (40 each) and "
+          "ranks in the hand (13 each)")
+    print("%-16s %-11s %14s %11s %14s %11s" % ("voice", "", "off-topic move", "read back",
+                                               "rank at once", "asked"))
+    for fuse, name in ((False, "no profile"), (True, "profile")):
+        total = defaultdict(int)
+        for voice in list(dict.fromkeys(r.speaker for r in rows)) + ["all"]:
+            c = defaultdict(int)
+            for r in rows:
+                if voice in (r.speaker, "all"):
+                    hyp = fused.judge(r.heard, r.distance, SAME, lambda: r.outside) if fuse \
+                        else r.heard
+                    c[(r.in_hand, outcome(hyp, r.said, r.in_hand))] += 1
+                    c[r.in_hand] += 1
+            print("%-16s %-11s %14s %11s %14s %11s" % (
+                voice, name, "%d of %d" % (c[(False, "right")] + c[(False, "wrong")], c[False]),
+                "%d" % (c[(False, "right asked")] + c[(False, "wrong asked")]),
+                pct(c[(True, "right")], c[True]),
+                pct(c[(True, "right asked")] + c[(True, "wrong asked")], c[True])))
 
 
 def odd_takes() -> None:
@@ -215,6 +278,7 @@ def sweep(rows: List[Reading]) -> None:
     once, over the clips given (takes 3-9 when choosing them)."""
     print("%6s %7s %6s %7s %8s %8s %8s %10s" % ("agree", "outside", "sure", "margin", "right",
                                                   "asked", "wrong", "not held"))
+    chosen = fused.AGREE_AT, fused.OUT_MARGIN, fused.SURE_AT, fused.SURE_MARGIN
     for agree, out_margin, sure, margin in itertools.product(
             (1.10, 1.12, 1.14, 1.16, 1.18, 1.20, 1.25, 1.30), (0.0, 1.0, 1.02, 1.04, 1.06, 1.08),
             (1.06, 1.10, 1.15), (1.05, 1.10, 1.20)):
@@ -234,6 +298,31 @@ def sweep(rows: List[Reading]) -> None:
             agree, out_margin, sure, margin, pct(held["right"] + held["right asked"], held["n"]),
             pct(held["right asked"] + held["wrong asked"], held["n"]),
             pct(held["wrong"], held["n"]), pct(out["wrong"] + out["right"], out["n"])))
+    fused.AGREE_AT, fused.OUT_MARGIN, fused.SURE_AT, fused.SURE_MARGIN = chosen
+
+
+def sweep_rejected(rows: List[Reading]) -> None:
+    """How near a reading the decoder rejected must be to be accepted (``REJECTED_AT``; 0:
+    never), the other constants as chosen: read back, per speaker, and words not in the
+    hand played at once."""
+    chosen = fused.REJECTED_AT
+    print("\n%8s %8s %8s %8s %8s %8s %10s" % ("rejected", "right", "asked", "george",
+                                            "jackson", "nicolas", "not held"))
+    for at in (0.0, 1.0, 1.02, 1.04, 1.06, 1.08, 1.10, 1.12, 1.15, 1.20):
+        fused.REJECTED_AT = at
+        counts = tally(rows, True)
+        speakers = sorted(k for k in counts if isinstance(k, str)
+                          and k not in ("not a card", "not in hand"))
+        held = defaultdict(int)
+        for s in speakers:
+            for k, v in counts[s].items():
+                held[k] += v
+        asked = lambda c: pct(c["right asked"] + c["wrong asked"], c["n"])  # noqa: E731
+        out = sum(counts[k]["wrong"] + counts[k]["right"] for k in ("not a card", "not in hand"))
+        print("%8.2f %8s %8s %s %10d" % (
+            at, pct(held["right"] + held["right asked"], held["n"]), asked(held),
+            " ".join("%8s" % asked(counts[s]) for s in speakers), out))
+    fused.REJECTED_AT = chosen
 
 
 def takes_arg(text: str):
@@ -254,7 +343,7 @@ def main() -> None:
     args = ap.parse_args()
     for setting in args.set:
         name, _, value = setting.partition("=")
-        if name not in ("AGREE_AT", "OUT_MARGIN", "SURE_AT", "SURE_MARGIN"):
+        if name not in ("AGREE_AT", "OUT_MARGIN", "SURE_AT", "SURE_MARGIN", "REJECTED_AT"):
             ap.error("no fusion constant %r" % name)
         setattr(fused, name, float(value))
     if not FSDD.is_dir():
@@ -264,21 +353,28 @@ def main() -> None:
     takes = args.takes or (takes_arg("3-9") if args.sweep else takes_arg("10-19"))
     rec = SphinxRecognizer(Language.load("en").sphinx_pronunciations)
     match_ms: list = []
+    spoken = None           # the espeak-ng voices' readings (off-topic talk), when measured
     if args.readings and Path(args.readings).exists():
         with open(args.readings, "rb") as f:
-            rows, match_ms = pickle.load(f)
+            rows, match_ms, *spoken = pickle.load(f)
+        spoken = spoken[0] if spoken else None
     else:
         rows = readings(rec, takes, match_ms)
-        if args.readings:
-            with open(args.readings, "wb") as f:
-                pickle.dump((rows, match_ms), f)
+    if spoken is None and not args.sweep and espeak_available():
+        spoken = spoken_readings(rec)
+    if args.readings:
+        with open(args.readings, "wb") as f:
+            pickle.dump((rows, match_ms, spoken), f)
     print("FSDD %s, enrollment takes %s, test takes %d-%d, %d readings" % (
         ", ".join(sorted({r.speaker for r in rows})), ",".join(map(str, ENROLL_TAKES)),
         takes[0], takes[-1], len(rows)))
     if args.sweep:
         sweep(rows)
+        sweep_rejected(rows)
         return
     report(rows)
+    if spoken:
+        spoken_report(spoken)
     odd_takes()
     ms = np.array(match_ms)
     print("\nmatcher time per utterance (DTW over every enrolled phrase, 3 takes each): "

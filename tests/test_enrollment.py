@@ -348,3 +348,22 @@ def test_agreement_is_read_back_when_a_phrase_that_cannot_be_said_now_is_as_near
     # far from the player's takes, agreement is at most a read-back, and vouches for nothing
     far = fused.judge(heard, {"two": fused.AGREE_AT + 0.1, "seven": 2.0}, outside=dict)
     assert (far.verdict, far.vouched) == (CONFIRM, False)
+
+
+def test_a_reading_the_decoder_rejected_is_played_only_when_very_near_the_players_takes():
+    """The fusion alone (no audio): the decoder rejected "seven", the matcher agrees.  Very
+    near the player's takes (REJECTED_AT) and nothing they enrolled outside the hand as near:
+    played, vouched for; otherwise, or nearer to a rank not in the hand, read back."""
+    from voice.hear import fused
+    from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT, Hypothesis
+    heard = Hypothesis("seven", REJECT, confidence=0.3)
+    far_out = lambda: {"three": 2.0}  # noqa: E731
+    near = fused.judge(heard, {"seven": fused.REJECTED_AT - 0.02, "king": 1.6}, outside=far_out)
+    assert (near.text, near.verdict, near.vouched) == ("seven", ACCEPT, True)
+    less = fused.judge(heard, {"seven": fused.REJECTED_AT + 0.02, "king": 1.6}, outside=far_out)
+    assert less.verdict == CONFIRM and less.text == "seven" and not less.vouched
+    crowded = fused.judge(heard, {"seven": 1.0, "king": 1.6}, outside=lambda: {"three": 1.02})
+    assert crowded.verdict == CONFIRM and not crowded.vouched
+    # nothing usable heard: the decoder's rejection stands unless the matcher is sure
+    nothing = fused.judge(Hypothesis("", REJECT), {"seven": 1.3, "king": 1.4}, outside=far_out)
+    assert nothing.verdict == REJECT
