@@ -453,7 +453,7 @@ def is_move(text: str, bench: Bench = EN) -> bool:
 
 
 def fit_score(right: list, off: list, bench: Bench = EN):
-    """Weights (gpf fixed at 0.1) from a grid: those that accept the most right moves above
+    """Weights (gpf fixed at 0.1; silsp, phone_err and pace on a grid) that accept the most right moves above
     the highest off-topic reading that would be a move (the session answers questions and
     commands at CONFIRM as at ACCEPT, so only moves need the margin).  Returns the weights
     and the usable right and off-topic readings with their scores."""
@@ -461,8 +461,8 @@ def fit_score(right: list, off: list, bench: Bench = EN):
                          and r["modulation"] >= MIN_MODULATION_DB]
     right, off = usable(right), usable(off)
     feats = lambda rs: np.array([[r[k] for k in SCORE_FEATURES] for r in rs])  # noqa: E731
-    grid = np.array([(0.1, b, c) for b in np.arange(-4.0, 0.001, 0.25)
-                     for c in np.arange(-10.0, 0.001, 0.25)])
+    grid = np.array([(0.1, b, c, d) for b in np.arange(-4.0, 0.001, 0.25)
+                     for c in np.arange(-10.0, 0.001, 0.25) for d in np.arange(-8.0, 8.001, 0.5)])
     move_r = np.array([is_move(r["text"], bench) for r in right])
     move_o = np.array([is_move(r["text"], bench) for r in off])
     accepted = ((feats(right)[move_r] @ grid.T) > (feats(off)[move_o] @ grid.T).max(axis=0)).sum(axis=0)

@@ -13,7 +13,10 @@ verdict comes from features that compare the two decodings (see ``_features``):
 - ``silsp`` ("silence swallowing"): the share of frames the phone loop calls speech that the
   grammar labels silence or filler: off-topic words the grammar cannot place vanish there;
 - ``phone_err``: edit distance between the phones the loop heard under the phrase and the
-  phrase's dictionary pronunciation, per phone.
+  phrase's dictionary pronunciation, per phone;
+- ``pace``: the frames the grammar gives the phrase's words per phone of its pronunciation,
+  over ten (an off-topic sentence forced onto a short phrase stretches it; a short word
+  forced onto a long phrase squeezes it).
 A steady sound (a hum) is rejected by its flat level.  The features are combined into one
 score whose weights and thresholds are the language's data (``SphinxVerdict``, from the
 ``sphinx_verdict`` entry of its ``language.json``): the same English acoustic model fits
@@ -63,13 +66,15 @@ class SphinxVerdict:
     lenient_accept: float
     confirm: float
 
-    FEATURES = ("gpf", "silsp", "phone_err")
+    FEATURES = ("gpf", "silsp", "phone_err", "pace")
+    REQUIRED = ("gpf", "silsp", "phone_err")   # "pace" came later: without a weight it counts 0
 
     @classmethod
     def from_data(cls, data: Mapping) -> "SphinxVerdict":
         """From a ``sphinx_verdict`` entry; RecognizerError (one sentence) when malformed."""
         try:
-            weights = {k: float(data["weights"][k]) for k in cls.FEATURES}
+            weights = {k: float(data["weights"][k]) for k in cls.FEATURES
+                       if k in cls.REQUIRED or k in data["weights"]}
             verdict = cls(weights, float(data["strict_accept"]), float(data["lenient_accept"]),
                           float(data["confirm"]))
         except (KeyError, TypeError, ValueError) as exc:
@@ -79,7 +84,7 @@ class SphinxVerdict:
         return verdict
 
     def score(self, feats: Mapping[str, float]) -> float:
-        return sum(self.weights[k] * feats[k] for k in self.FEATURES)
+        return sum(w * feats[k] for k, w in self.weights.items())
 
     def confidence(self, score: float) -> float:
         """A logistic squash around the confirm threshold: 0.5 there, 0.9 at strict accept."""
@@ -318,10 +323,12 @@ def _features(text, gscore, gsegs, psegs, n_frames, pronounce) -> Dict[str, floa
     n_speech = max(1, int(speech.sum()))
     heard = [w for w, s, e, _ in psegs if w != "SIL" and e >= first and s <= last]
     expected = [p for w in text.split() for p in pronounce(w)]
+    span = last - first + 1 if last >= first else 0
     return {
         "gpf": gscore / n_frames,
         "silsp": float((speech & silent).sum()) / n_speech,
         "phone_err": _edit_distance(heard, expected) / max(1, len(expected)),
+        "pace": span / max(1, len(expected)) / 10.0,
     }
 
 
