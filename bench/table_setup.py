@@ -49,7 +49,8 @@ def decode(rec, pcm):
 
 # The set-up words as espeak-ng should read them where the grammar's key is a transliteration.
 SAID = {"ar": {"harfan harfan": "حرفًا حرفًا", "tahjia": "تهجئة", "khalas": "خلاص",
-               "hasanan": "حسنًا", "imsah": "امسح"}}
+               "hasanan": "حسنًا", "imsah": "امسح",
+               "hadha kull shay": "هذا كل شيء"}}
 
 
 def run(rec, items, vocabulary, voices, say, lang_voice, second=None, meaning=None):
