@@ -10,12 +10,18 @@ columns say what the set-up does with it (names are always read back for a yes).
     python3 bench/table_setup.py [--lang en] [--voices 3] [--alphabet letters|nato|nato-only]
 
 ``letters`` says each letter's name ("B"), ``nato`` its code word ("bravo"), both through
-the set-up's vocabulary of every letter word; ``nato-only`` leaves the letter names out.
+the set-up's vocabulary of every letter word; ``nato-only`` leaves the letter names out. A
+letter whose names are a transliteration (Arabic: "alif" for ا) is said as the letter itself,
+which espeak-ng reads by its name; a reading is right when it writes the letter said. A
+language with no spelling alphabet (one word a letter) has no ``nato`` rows. ``--setup-words``
+also says each set-up word ("let me spell it", "done", "okay") against the names' vocabulary:
+a word heard as a name there would start no spelling.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -41,7 +47,13 @@ def decode(rec, pcm):
     return rec.recognize(np.concatenate(utterances).astype("<i2").tobytes())
 
 
-def run(rec, items, vocabulary, voices, say, lang_voice, second=None):
+# The set-up words as espeak-ng should read them where the grammar's key is a transliteration.
+SAID = {"ar": {"harfan harfan": "حرفًا حرفًا", "tahjia": "تهجئة", "khalas": "خلاص",
+               "hasanan": "حسنًا", "imsah": "امسح",
+               "hadha kull shay": "هذا كل شيء"}}
+
+
+def run(rec, items, vocabulary, voices, say, lang_voice, second=None, meaning=None):
     """items: (what is said, the right reading); a table row per voice and a confusion list.
     ``second``: the phrases a wrong reading is decoded again against, without it (the names:
     after a "no" the set-up reads back that second reading)."""
@@ -53,7 +65,7 @@ def run(rec, items, vocabulary, voices, say, lang_voice, second=None):
             pcm = synthesize_pcm(say(spoken), voice=lang_voice or voice, speed=speed)
             hyp = decode(rec, pcm)
             text = hyp.text if hyp else ""
-            if text == expected:
+            if (meaning or (lambda t: t))(text) == expected:
                 right += 1
                 accepted += hyp.verdict == ACCEPT
                 confirmed += hyp.verdict == CONFIRM
@@ -91,6 +103,7 @@ def main() -> None:
     ap.add_argument("--voices", type=int, default=3)
     ap.add_argument("--alphabet", choices=("letters", "nato", "nato-only"), default="letters")
     ap.add_argument("--skip-names", action="store_true")
+    ap.add_argument("--setup-words", action="store_true")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     language = Language.load(args.lang, parts=("table",))
@@ -98,6 +111,15 @@ def main() -> None:
                            verdict=language.sphinx_verdict)
     voices = VOICES[:args.voices] if args.lang == "en" else [(args.lang, 160), (args.lang + "+f3", 140)][:args.voices]
     words = setup_words(language)
+    if args.setup_words:
+        names = names_of(language)
+        vocabulary = sorted({s for n in names for s in n.spoken} | set(words["done"])
+                            | set(words["default"]) | set(words["spell"]))
+        items = [(w, w) for kind in ("spell", "done", "default") for w in words[kind]]
+        said = SAID.get(args.lang, {})
+        rows, conf = run(rec, items, vocabulary, voices, lambda s: said.get(s, s), None)
+        show(f"Set-up words ({args.lang}) among the names, vocabulary of {len(vocabulary)}",
+             rows, conf)
     if not args.skip_names:
         names = names_of(language)
         vocabulary = sorted({s for n in names for s in n.spoken} | set(words["done"])
@@ -111,13 +133,21 @@ def main() -> None:
         print(f"\n{args.lang} has no spelling words yet.")
         return
     index = 0 if args.alphabet == "letters" else 1   # the letter's name, or its code word
-    letters = [(spoken[min(index, len(spoken) - 1)],) * 2 for _, spoken in found]
+    if index and not any(len(spoken) > 1 for _, spoken in found):
+        print(f"\n{args.lang} spells by letter names only: no spelling alphabet to measure.")
+        return
+    latin = lambda c: unicodedata.name(c, "").startswith("LATIN")
+    letters = [((spoken[min(index, len(spoken) - 1)] if latin(letter) or index else letter),
+                letter) for letter, spoken in found]
+    letter_of = {w: letter for letter, spoken in found for w in spoken}
     vocabulary = sorted({s for _, sp in found for s in sp} | set(words["done"])
                         | set(words["back"]))
     if args.alphabet == "nato-only":
-        vocabulary = sorted({w for w, _ in letters} | set(words["done"]) | set(words["back"]))
+        vocabulary = sorted({spoken[min(1, len(spoken) - 1)] for _, spoken in found}
+                            | set(words["done"]) | set(words["back"]))
     say = (lambda s: s.upper() if len(s) == 1 else s)
-    rows, conf = run(rec, letters, vocabulary, voices, say, None)
+    rows, conf = run(rec, letters, vocabulary, voices, say, None,
+                     meaning=lambda t: letter_of.get(t, t))
     show(f"Spelling ({args.alphabet}, {args.lang}), vocabulary of {len(vocabulary)} phrases",
          rows, conf)
 

@@ -305,6 +305,56 @@ def test_the_table_set_up_by_voice(tmp_path):
     assert brief(read_events(events)) == [("round_start", 1, "Oliver", "Bo")]
 
 
+def spoken_set_up(tmp_path, code, spoken, *options):
+    """The table set-up by voice in ``code``: each phrase an espeak-ng WAV of that language,
+    through the real recognizer; the printed lines and the events."""
+    files = []
+    for i, phrase in enumerate(spoken):
+        target = tmp_path / f"{i:02d}.wav"
+        shutil.copy(synthesize(phrase, lang=code), target)
+        files.append(str(target))
+    events = tmp_path / "events.jsonl"
+    result = talking_cards("table", "--mute", "--lang", code, "--backend", "sphinx",
+                           "--events", str(events), *options, "--wav", *files, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines(), brief(read_events(events))
+
+
+@pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+def test_the_table_set_up_by_voice_in_spanish_spells_by_the_telephone_alphabet(tmp_path):
+    """A name from the list, one spelled by Spain's telephone alphabet ("Barcelona, Oviedo"),
+    the end of the list, the lives and the dealer by name."""
+    lines, events = spoken_set_up(tmp_path, "es", [
+        "María", "sí",
+        "letra por letra", "Barcelona", "Oviedo", "listo", "sí",      # seat 2: "Bo"
+        "listo", "cinco", "María"])
+    assert lines[1] == ("Jugador 1: diga el nombre, o letra por letra para deletrearlo, "
+                        "o vale para Jugador 1.")
+    assert "B, O: ¿Bo? Diga sí o no." in lines
+    assert "Jugadores: María y Bo." in lines
+    assert events == [("round_start", 1, "María", "Bo")]
+
+
+@pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
+def test_the_table_set_up_by_voice_in_arabic_writes_a_spelled_name_in_arabic(tmp_path):
+    """A name spelled by the Arabic letters' names (jim, mim, ya, lam) is read back and
+    written as one Arabic word: in the read-back, the players, the events and the save file,
+    from which a typed game resumes."""
+    save = tmp_path / "table.json"
+    lines, events = spoken_set_up(tmp_path, "ar", [
+        "نور", "نعم",
+        "حرفًا حرفًا", "ج", "م", "ي", "ل", "خلاص", "نعم",            # seat 2: "جميل"
+        "هذا كل شيء", "ثلاثة", "نور"], "--save", str(save))
+    assert "ج، م، ي، ل: جميل؟ قل نعم أو لا." in lines
+    assert "اللاعبون: Nour وجميل." in lines
+    assert "جميل، دورك." in lines
+    assert events == [("round_start", 1, "Nour", "جميل")]
+    again = talking_cards("table", "--resume", str(save), "--mute", "--lang", "ar",
+                          stdin="المجموع\n")
+    assert again.returncode == 0, again.stderr
+    assert "جميل" in again.stdout
+
+
 def test_every_name_and_set_up_word_can_be_heard_by_the_embedded_recognizer():
     """The names of names.json, the letters and the set-up's words of each language the
     embedded recognizer hears are all in its dictionary (cmudict or the language's own)."""

@@ -256,15 +256,16 @@ class TableSetupDialog(Menu):
         """A name spelled one letter an utterance, read back; None when it was not right."""
         vocabulary = list(self.letters) + self.say["done"] + self.say["back"]
         letters: List[str] = []
+        comma = self.p.data.get("list_comma", ", ")   # the language's comma: Arabic "، "
         while True:  # each time the letters so far are said back ("A, Y")
-            so_far = ", ".join(capital(self.language, c) for c in letters)
+            so_far = comma.join(capital(self.language, c) for c in letters)
             text = self._unsure(so_far or self.p.text("table.spell_intro"), vocabulary)
             if text is None or self.language.grammar.key(text) in self.typed_words["done"]:
                 if not letters:
                     self.speaker.say(self.p.text("table.spell_nothing"))
                     return None
                 name = capital(self.language, "".join(letters))
-                said = ", ".join(capital(self.language, c) for c in letters)
+                said = comma.join(capital(self.language, c) for c in letters)
                 if self._confirm(self.p.text("table.spelled_read_back", letters=said,
                                              name=name)):
                     return name
