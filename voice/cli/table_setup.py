@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from voice.cli.menu import TRIES, Menu, _Ended, _Quit, lives_question
+from voice.errors import UserError
 from voice.games.spec import GameSpec
 from voice.lang import LANG_DIR, Language
 
@@ -156,17 +157,20 @@ class TableSetupDialog(Menu):
                 name = self._spoken_name(len(names) + 1, can_end=len(names) >= fewest)
                 if name is None:
                     break
-                taken = [n for n in names if n.lower() == name.lower()]
-                if taken:
-                    self.speaker.say(self.p.text("table.name_taken", name=taken[0]))
-                    continue
-                names.append(name)
+                self._add_name(names, name)
         self.speaker.say(self.p.text("table.names_read_back", names=self.p.join(names)))
         return list(names)
 
+    def _add_name(self, names: List[str], name: str) -> None:
+        """A seat's name, unless another seat has it already (said so)."""
+        taken = [n for n in names if n.lower() == name.lower()]
+        if taken:
+            self.speaker.say(self.p.text("table.name_taken", name=taken[0]))
+        else:
+            names.append(name)
+
     def _typed_names(self, names: List[str], fewest: int, most: int) -> None:
         """One typed line each, an empty line ends (as the table always asked)."""
-        from voice.errors import UserError
         self.speaker.say(self.p.text("table.ask_names"))
         while len(names) < most:
             heard = self.listener.listen([], self.p.text("table.name_prompt",
@@ -177,11 +181,7 @@ class TableSetupDialog(Menu):
                     break
                 self.speaker.say(self.p.text("table.need_players", n=fewest))
                 continue
-            taken = [n for n in names if n.lower() == name.lower()]
-            if taken:
-                self.speaker.say(self.p.text("table.name_taken", name=taken[0]))
-                continue
-            names.append(name)
+            self._add_name(names, name)
         if len(names) < fewest:
             raise UserError(f"At least {fewest} players are needed; give them with --players.")
 
