@@ -1,7 +1,8 @@
 """How well the embedded recognizer hears a real table's set-up: first names and spelled letters.
 
-Each name of ``voice/lang/<code>/names.json`` and each letter of the language's spelling
-words (``setup.letters`` in ``grammar.table.json``) is said by espeak-ng voices and decoded
+Each name of the set-up's list (``voice/lang/names.json``, or the language's own) and each
+letter of the language's spelling words (``setup.letters`` in ``grammar.table.json``) is
+said by espeak-ng voices and decoded
 through the vocabulary the set-up listens with (every name with "done", "okay" and
 "spell"; every letter with "done" and "back"), on the same audio path as ``--wav`` (the
 segmenter, then the recognizer). A reading is right when it is the word said; the verdict
