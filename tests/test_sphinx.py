@@ -162,6 +162,7 @@ def test_the_phone_reference_is_the_first_pronunciation_unless_the_language_says
     assert own.last_features["phone_err"] < first.last_features["phone_err"]
     verdicts = {c: SphinxVerdict.from_data(Language.load(c).sphinx_verdict) for c in EMBEDDED}
     assert verdicts["en"].phone_reference == "first"
+    assert verdicts["tr"].phone_reference == "language"
 
 
 @pytest.mark.parametrize("data,problem", [
