@@ -495,6 +495,8 @@ def calibrate(rec: SphinxRecognizer, bench: Bench = EN, per_voice: int = 40) -> 
     confirm = min(top, np.percentile(sg, 5), answers.min())
     entry = {"weights": weights, "strict_accept": round(float(top + STRICT_MARGIN), 2),
              "lenient_accept": round(float(top), 2), "confirm": round(float(confirm), 2)}
+    if rec.verdict.phone_reference != "first":   # the features were computed with it: keep it
+        entry["phone_reference"] = rec.verdict.phone_reference
     print("\n\"sphinx_verdict\" for voice/lang/%s/language.json (strict: max + %.1f; lenient: "
           "max; confirm: 5th percentile of right readings or the lowest yes/no answer, the lower):"
           % (bench.code, STRICT_MARGIN))

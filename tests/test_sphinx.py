@@ -147,9 +147,29 @@ def test_a_turkish_clip_is_judged_by_turkish_numbers():
         recognizer.verdict.score(recognizer.last_features))
 
 
+def test_the_phone_reference_is_the_first_pronunciation_unless_the_language_says_its_own(tmp_path):
+    """Turkish "on" is cmudict's English word first (AA N); its own entry is "on(3) OW N"."""
+    tr = Language.load("tr")
+    own = SphinxRecognizer(tr.sphinx_pronunciations, verdict=dict(tr.sphinx_verdict, phone_reference="language"))
+    first = SphinxRecognizer(tr.sphinx_pronunciations, verdict=dict(tr.sphinx_verdict, phone_reference="first"))
+    assert first._reference("on") == ["AA", "N"] and own._reference("on") == ["OW", "N"]
+    assert own._reference("toplam") == first._reference("toplam")   # a word of its own: the same
+    assert own._reference("the") == first._reference("the")         # a word it does not define
+    clip = synthesize_pcm("on", voice="tr+m3", speed=175).tobytes()
+    for rec in (own, first):
+        rec.set_vocabulary(["on", "dokuz", "as"])
+        assert rec.recognize(clip).text == "on"
+    assert own.last_features["phone_err"] < first.last_features["phone_err"]
+    verdicts = {c: SphinxVerdict.from_data(Language.load(c).sphinx_verdict) for c in EMBEDDED}
+    assert verdicts["en"].phone_reference == "first"
+    assert verdicts["tr"].phone_reference == "language"
+
+
 @pytest.mark.parametrize("data,problem", [
     ({"weights": {"gpf": 0.1}, "strict_accept": -8, "lenient_accept": -9, "confirm": -10},
      "incomplete"),
+    ({"weights": {"gpf": 0.1, "silsp": -3, "phone_err": -7}, "strict_accept": -8,
+      "lenient_accept": -9, "confirm": -10, "phone_reference": "best"}, "unknown phone reference"),
     ({"weights": {"gpf": 0.1, "silsp": -3, "phone_err": -7}, "strict_accept": -9,
       "lenient_accept": -8, "confirm": -10}, "out of order"),
 ])

@@ -17,6 +17,11 @@ verdict comes from features that compare the two decodings (see ``_features``):
 - ``pace``: the frames the grammar gives the phrase's words per phone of its pronunciation,
   over ten (an off-topic sentence forced onto a short phrase stretches it; a short word
   forced onto a long phrase squeezes it).
+"Its pronunciation" is the word's first in the dictionary: for a word cmudict has, the English
+one (Turkish "on" is AA N there, while espeak-ng's Turkish "on" is heard OW N), unless the
+language's verdict says ``"phone_reference": "language"``: then a word its own
+``pronunciations.dict`` defines is compared with the first pronunciation listed there
+("on(3) OW N"), alternates included.
 A steady sound (a hum) is rejected by its flat level.  The features are combined into one
 score whose weights and thresholds are the language's data (``SphinxVerdict``, from the
 ``sphinx_verdict`` entry of its ``language.json``): the same English acoustic model fits
@@ -65,9 +70,11 @@ class SphinxVerdict:
     strict_accept: float
     lenient_accept: float
     confirm: float
+    phone_reference: str = "first"   # or "language": the language's own entry, where it has one
 
     FEATURES = ("gpf", "silsp", "phone_err", "pace")
     REQUIRED = ("gpf", "silsp", "phone_err")   # "pace" came later: without a weight it counts 0
+    REFERENCES = ("first", "language")
 
     @classmethod
     def from_data(cls, data: Mapping) -> "SphinxVerdict":
@@ -76,9 +83,12 @@ class SphinxVerdict:
             weights = {k: float(data["weights"][k]) for k in cls.FEATURES
                        if k in cls.REQUIRED or k in data["weights"]}
             verdict = cls(weights, float(data["strict_accept"]), float(data["lenient_accept"]),
-                          float(data["confirm"]))
+                          float(data["confirm"]), str(data.get("phone_reference", "first")))
         except (KeyError, TypeError, ValueError) as exc:
             raise RecognizerError("The recognizer's verdict settings are incomplete (%s)." % exc) from None
+        if verdict.phone_reference not in cls.REFERENCES:
+            raise RecognizerError("The recognizer's verdict names an unknown phone reference (%r)."
+                                  % verdict.phone_reference)
         if not verdict.strict_accept >= verdict.lenient_accept >= verdict.confirm:
             raise RecognizerError("The recognizer's verdict thresholds are out of order.")
         return verdict
@@ -145,7 +155,8 @@ class SphinxRecognizer(Recognizer):
             config = pocketsphinx.Config(**settings)
             self._decoder = pocketsphinx.Decoder(config)
             self._decoder.add_allphone_file("phones", phone_lm)
-            for word, phones in _read_pronunciations(pronunciations) if pronunciations else ():
+            own = _read_pronunciations(pronunciations) if pronunciations else []
+            for word, phones in own:
                 self._decoder.add_word(word, phones, False)
         except Exception as exc:  # the library raises plain RuntimeError/ValueError on bad models
             raise RecognizerError("The PocketSphinx model could not be loaded (%s)." % exc) from None
@@ -156,6 +167,11 @@ class SphinxRecognizer(Recognizer):
         self._normalized: frozenset = frozenset()
         self.skipped: Tuple[str, ...] = ()
         self._pron: Dict[str, List[str]] = {}
+        # the language's own first pronunciation of each word its dictionary defines
+        self._own: Dict[str, List[str]] = {}
+        if self.verdict.phone_reference == "language":
+            for word, phones in own:
+                self._own.setdefault(word.split("(")[0], phones.split())
         self._original: Dict[str, str] = {}   # normalized phrase -> the caller's spelling
         self._buffer = bytearray()
         self.last_features: Dict[str, float] = {}
@@ -205,6 +221,10 @@ class SphinxRecognizer(Recognizer):
             self._pron[word] = found.split() if found else []
         return self._pron[word]
 
+    def _reference(self, word: str) -> List[str]:
+        """The pronunciation ``phone_err`` and ``pace`` compare with (see the docstring)."""
+        return self._own.get(word) or self._pronunciation(word)
+
     # ------------------------------------------------------------------ decoding
 
     def begin(self) -> None:
@@ -247,7 +267,7 @@ class SphinxRecognizer(Recognizer):
         if not text:
             self.last_features = {"partial": 1.0}
             return Hypothesis(text="", verdict=REJECT, free_text=_phones(psegs))
-        feats = _features(text, gscore, gsegs, psegs, n_frames, self._pronunciation)
+        feats = _features(text, gscore, gsegs, psegs, n_frames, self._reference)
         feats["modulation"] = modulation
         feats["fallback"] = float(fallback)
         verdict, confidence = self._verdict(feats)
