@@ -52,7 +52,7 @@ case "$what" in
   play)  exec .venv/bin/talking-cards play "$@" ;;
   # Two workers (pytest-xdist): the suite is mostly decoding speech, so two cores take it in
   # about half the time; more would not fit a 4 GB Raspberry Pi (a worker holds ~0.9 GB).
-  test)  exec .venv/bin/python -m pytest -q -n 2 "$@" ;;
+  test)  exec .venv/bin/python -m pytest -q -n "${TEST_WORKERS:-2}" "$@" ;;
   bench) for b in bench/*.py; do echo "== $b"; .venv/bin/python "$b"; done ;;
   setup) echo "Ready. Start a game with: .venv/bin/talking-cards play" ;;
   *) echo "usage: bash setup.sh [play|test|bench] [options]" >&2; exit 2 ;;

@@ -306,13 +306,13 @@ def sweep_rejected(rows: List[Reading]) -> None:
     never), the other constants as chosen: read back, per speaker, and words not in the
     hand played at once."""
     chosen = fused.REJECTED_AT
-    print("\n%8s %8s %8s %8s %8s %8s %10s" % ("rejected", "right", "asked", "george",
-                                            "jackson", "nicolas", "not held"))
+    speakers = sorted(k for k in tally(rows, True) if isinstance(k, str)
+                      and k not in ("not a card", "not in hand"))
+    print("\n%8s %8s %8s %s %10s" % ("rejected", "right", "asked",
+                                    " ".join("%8s" % s for s in speakers), "not held"))
     for at in (0.0, 1.0, 1.02, 1.04, 1.06, 1.08, 1.10, 1.12, 1.15, 1.20):
         fused.REJECTED_AT = at
         counts = tally(rows, True)
-        speakers = sorted(k for k in counts if isinstance(k, str)
-                          and k not in ("not a card", "not in hand"))
         held = defaultdict(int)
         for s in speakers:
             for k, v in counts[s].items():

@@ -36,7 +36,7 @@ class Game:
     def __init__(self, args, env=None):
         self.proc = subprocess.Popen([sys.executable, "-m", "voice", "play", *args], cwd=ROOT,
                                      env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.DEVNULL, text=True)   # never read
         self.lines: "queue.Queue[str]" = queue.Queue()
         self.seen = []
         threading.Thread(target=self._read, daemon=True).start()

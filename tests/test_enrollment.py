@@ -240,7 +240,8 @@ def test_a_profile_vouches_for_a_move_in_a_game_whose_language_reads_every_move_
     played = talking_cards("play", "--lang", "tr", "--players", "Ann,Bob", "--lives", "1",
                            "--seed", "5", "--deck", "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D", "--mute",
                            "--backend", "sphinx", "--events", str(events),
-                           "--profile", str(profile), "--wav",
+                           "--profile", f"Ann={profile}", "--profile", f"Bob={profile}",
+                           "--wav",   # (the same espeak-ng voice plays both)
                            *(take(w, 1, tmp_path, voice="tr") for w in ("on", "papaz", "üç")),
                            timeout=240)
     assert played.returncode == 0, played.stderr
@@ -248,6 +249,13 @@ def test_a_profile_vouches_for_a_move_in_a_game_whose_language_reads_every_move_
              if e["type"] == "play"]
     assert plays == [("Ann", "10S", 10), ("Bob", "KH", 20), ("Ann", "3S", 23)]
     assert "Evet deyin" not in played.stdout          # nothing was read back
+    # one profile named for nobody, two people: it is not theirs to vouch for
+    shared = talking_cards("play", "--lang", "tr", "--players", "Ann,Bob", "--lives", "1",
+                           "--seed", "5", "--deck", "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D", "--mute",
+                           "--backend", "sphinx", "--profile", str(profile),
+                           "--wav", take("on", 1, tmp_path, voice="tr"), timeout=240)
+    assert "The voice profile is not used: several people play here" in shared.stderr
+    assert "Toplam 10." not in shared.stdout or "Evet deyin" in shared.stdout  # not at once
 
 
 def test_at_a_real_table_each_player_is_heard_with_their_own_profile(tmp_path):

@@ -223,19 +223,21 @@ def test_the_table_set_up_typed_names_lives_dealer_and_house_rules(tmp_path):
     """Without --players the set-up asks, in order: the names, the lives, who deals first
     and the house rules; the answers are the game's, as if given on the command line."""
     events, save = tmp_path / "events.jsonl", tmp_path / "table.json"
-    typed = ["Ayşe", "Bob", "Cem", "",  # the names, then an empty line
+    typed = ["Ayşe", "ayse",            # the same name again (accents aside): refused
+             "Bob", "Cem", "",          # the names, then an empty line
              "lots",                    # lives: not one of the choices, asked again
              "3",
              "bob",                     # the first dealer, by name (any case)
              "2",                       # house rule 2: total may go negative
-             "",                        # no more
+             "no more",                 # the words of the default, typed
              "ten minus"]               # Cem starts after Bob: 0 - 10 is allowed now
     result = talking_cards("table", "--mute", "--events", str(events), "--save", str(save),
                            stdin="\n".join(typed) + "\n")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:11] == [
+    assert lines[:12] == [
         "Who is playing? Type each name in seating order, clockwise, then an empty line.",
+        "Ayşe is already at the table: another name, please.",
         "Players: Ayşe, Bob and Cem.",
         "How many lives? Enter for 10.",
         "Sorry, that is not one of the choices.",

@@ -77,7 +77,7 @@ def listen_files(args: argparse.Namespace) -> int:
         result = {"file": path, "text": heard.text, "action": action_json(intent)}
         move = intent is not None and intent.kind not in ("command", "rules")
         if move and (heard.verdict == CONFIRM
-                     or language.confirm_every_move and not heard.vouched):
+                     or (language.confirm_every_move and not heard.vouched)):
             result["confirm"] = True
         if args.json:
             print(json.dumps(result))

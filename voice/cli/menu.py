@@ -3,8 +3,9 @@
 Which game, how many computer players, the player's name (typed only: by voice the
 remembered name is kept) and the starting lives, chips or match target.  The last choice of
 games is "a game at a real table" (table mode): then which game is played there, and the
-table's own set-up (``table_setup.py``) asks the names, lives, dealer and house rules; by voice the player may also say "my voice"
-first, to teach the game their voice (spoken enrollment). Every question says
+table's own set-up (``table_setup.py``) asks the names, lives, dealer and house rules; by
+voice the player may also say "my voice" first, to teach the game their voice (spoken
+enrollment). Every question says
 its default, and an empty line (or "okay") takes it. An answer that is not one of the
 choices gets one short sentence and the question again, at most three times, then the
 default. When the input ends, the defaults are taken for everything left.
@@ -15,7 +16,7 @@ the answers come from the ``menu`` section of the language's grammar.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Collection, Dict, List, Optional, Sequence, Tuple
 
 from voice.games.spec import GameSpec
 from voice.hear.recognizer import REJECT
@@ -88,7 +89,6 @@ class Menu:
                          for name in ("quit", "help", "repeat")
                          if name in language.grammar.data["commands"]}
         self.typed_only = getattr(listener, "typed_only", True)
-        self.take_unsure = False  # a rejected reading is taken too (it is read back anyway)
         self.last_heard = None    # the Heard of the last answer (its second opinion)
         self.enroll = enroll if not self.typed_only else None
         self.spoken = set()  # the answers a recognizer may hear (typed spellings left out)
@@ -231,12 +231,14 @@ class Menu:
         self.speaker.say(self.p.text("menu.taking_default", default=default_text))
         return default
 
-    def _hear(self, question: str, vocabulary: Sequence[str] = ()) -> Optional[str]:
-        """The answer's text; None for "take the default". Raises _Ended or _Quit."""
+    def _hear(self, question: str, vocabulary: Sequence[str] = (),
+              take_doubted: Collection[str] = ()) -> Optional[str]:
+        """The answer's text; None for "take the default". Raises _Ended or _Quit.
+        ``take_doubted``: answers taken even when the recognizer rejects its reading of
+        them (they are read back for a yes); any other rejected reading is an unknown answer."""
         while True:
             self.speaker.say(question)
-            spoken = list(vocabulary) + self._entry_words(self.words.get("default", {}),
-                                                          spoken_only=True)
+            spoken = list(vocabulary) + self._default_words(spoken_only=True)
             for entry in self.commands.values():
                 spoken += entry.get("spoken", [])
             heard = self.listener.listen(sorted(set(w for w in spoken if w)), PROMPT)
@@ -244,11 +246,12 @@ class Menu:
                 raise _Ended()
             self.last_heard = heard
             text = heard.text.strip()
-            if heard.verdict == REJECT and not heard.typed and not (self.take_unsure and text):
+            if (heard.verdict == REJECT and not heard.typed
+                    and self.language.grammar.key(text) not in take_doubted):
                 text = "\0"  # speech that was not understood: an unknown answer
             # (an unsure reading is taken: the answers are few and the game opens by naming them)
             key = self.language.grammar.key(text)
-            if not text or key in self._entry_words(self.words.get("default", {})):
+            if not text or key in self._default_words():
                 return None
             command = self._command(key)
             if command == "quit":
@@ -264,6 +267,10 @@ class Menu:
         return None
 
     # --- words ------------------------------------------------------------------------
+
+    def _default_words(self, spoken_only: bool = False) -> List[str]:
+        """The words that take a question's default ("okay")."""
+        return self._entry_words(self.words.get("default", {}), spoken_only)
 
     def _entry_words(self, entry, spoken_only: bool = False) -> List[str]:
         words = list(entry.get("spoken", [])) + ([] if spoken_only else entry.get("typed", []))

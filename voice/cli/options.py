@@ -33,8 +33,8 @@ def add_play_arguments(p: argparse.ArgumentParser, table: bool = False) -> None:
         p.add_argument("--players", help='the players in seating order, clockwise, e.g. '
                                          '"Ann,Bob,Cem" (default: asked in the set-up, with '
                                          'the lives, dealer and house rules); the last '
-                                         'deals the first round unless --dealer says, the '
-                                         'first starts')
+                                         'deals the first round unless --dealer says, and '
+                                         'the seat after the dealer starts')
         p.add_argument("--dealer", metavar="NAME",
                        help="who deals the first round (default: the last player, so the "
                             "first starts; asked in the set-up when --players is not given)")

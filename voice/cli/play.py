@@ -91,8 +91,6 @@ def _first_dealer(args: argparse.Namespace, seats: List[Seat]) -> dict:
     name = getattr(args, "dealer", None)
     if name is None:
         return {}
-    if isinstance(name, int):  # the table's set-up gave a seat
-        return {"dealer": name}
     for seat, s in enumerate(seats):
         if s.name.lower() == name.strip().lower():
             return {"dealer": seat}
@@ -263,6 +261,7 @@ def start_play(args: argparse.Namespace) -> int:
                 if writable:
                     _remember(settings, choice)
         if state is None:  # a real table without --players: its set-up is asked
+            _check_words(spec, language)   # before anyone answers a question
             seats = _ask_table(args, listener, speaker, language, spec)
             if seats is None:  # quit before the game began
                 speaker.wait_until_quiet(10.0)
@@ -310,10 +309,14 @@ def strict_memory(args: argparse.Namespace, spec: GameSpec) -> bool:
     return args.strict_memory
 
 
-def _check_table(spec: GameSpec, seats: List[Seat], language: Language) -> None:
+def _check_words(spec: GameSpec, language: Language) -> None:
     if spec.id not in language.games:
         raise UserError(f"There are no {language.name} words for {spec.title} yet; "
                         f"play it with --lang en.")
+
+
+def _check_table(spec: GameSpec, seats: List[Seat], language: Language) -> None:
+    _check_words(spec, language)
     if not any(s.bot is None for s in seats):
         raise UserError("Nobody to play: give at least one player with --players "
                         "(bot-only games are for 'talking-cards simulate').")
@@ -375,7 +378,7 @@ def _ask_table(args: argparse.Namespace, listener, speaker, language: Language,
     if setup.target is not None:
         args.target = setup.target
     if setup.dealer is not None:
-        args.dealer = setup.dealer
+        args.dealer = setup.names[setup.dealer]
     if setup.house_rules:
         args.house_rule = list(setup.house_rules)
     return [Seat(name) for name in setup.names]
@@ -480,5 +483,12 @@ def _listen_for_whose_turn(listener, session: Session, profiles) -> None:
     _check_profile_names(profiles, session.seats)
     named = [name for name in profiles if name]
     recognizer = getattr(listener, "recognizer", None)
+    people = sum(1 for seat in session.seats if seat.bot is None)
+    if "" in getattr(recognizer, "profiles", {}) and people > 1:
+        # a profile named for nobody is one person's voice: with several people it would
+        # vouch for the others' words as if they were theirs
+        del recognizer.profiles[""]
+        print("The voice profile is not used: several people play here; give each one's "
+              "with --profile NAME=FILE.", file=sys.stderr, flush=True)
     if named and hasattr(recognizer, "whose_turn"):
         recognizer.whose_turn = lambda: session.seats[session.state_turn()].name

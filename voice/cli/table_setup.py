@@ -15,16 +15,14 @@ registry; none by default). Every word is the language's data.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from voice.cli.menu import TRIES, Menu, _Ended, _Quit, lives_question
+from voice.cli.menu import MAX_NAME, TRIES, Menu, _Ended, _Quit, lives_question
 from voice.errors import UserError
 from voice.games.spec import GameSpec
 from voice.lang import LANG_DIR, Language
-
-MAX_NAME = 30
-
 
 @dataclass(frozen=True)
 class KnownName:
@@ -86,7 +84,7 @@ class TableSetupDialog(Menu):
         super().__init__(language, listener, speaker, [], None)
         self.spec, self.virtual = spec, virtual
         grammar = language.grammar
-        self.words = grammar.data.get("setup", {})
+        self.setup = grammar.data.get("setup", {})
         self.say = setup_words(language)
         self.typed_words = setup_words(language, spoken_only=False)
         self.known = {key: known for known in names_of(language)
@@ -95,6 +93,8 @@ class TableSetupDialog(Menu):
         for letter, spoken in letters_of(language):
             for word in spoken:
                 self.letters.setdefault(word, letter)
+        self._doubtable = set(self.known) | set(self.letters)   # taken even when doubted
+        self._names_so_far: List[str] = []   # the seats named so far (kept when input ends)
         self.yes = self._entry_words(grammar.data["commands"]["yes"])
         self.no = self._entry_words(grammar.data["commands"]["no"])
         self.spoken = set(self.known) | set(self.letters) | set(
@@ -103,8 +103,13 @@ class TableSetupDialog(Menu):
         self.spoken |= set(self._entry_words(grammar.data["commands"]["no"], True))
         for entry in grammar.data.get("numbers", {}).values():
             self.spoken.update(self._entry_words(entry, spoken_only=True))
-        for entry in self.words.get("house_rules", {}).values():
+        for entry in self.setup.get("house_rules", {}).values():
             self.spoken.update(self._entry_words(entry, spoken_only=True))
+
+    def _default_words(self, spoken_only: bool = False) -> List[str]:
+        """The start menu's "okay" words and the set-up's own (Spanish "siguiente")."""
+        return (super()._default_words(spoken_only)
+                + self._entry_words(self.setup.get("default", {}), spoken_only))
 
     def _number_words(self, number: int) -> List[str]:
         """The number's words: the table grammar's numbers (0 to 99)."""
@@ -147,7 +152,6 @@ class TableSetupDialog(Menu):
     # --- names -------------------------------------------------------------------------
 
     def ask_names(self, fewest: int, most: int) -> List[str]:
-        self._names_so_far: List[str] = []
         names = self._names_so_far
         if self.typed_only:
             self._typed_names(names, fewest, most)
@@ -163,7 +167,7 @@ class TableSetupDialog(Menu):
 
     def _add_name(self, names: List[str], name: str) -> None:
         """A seat's name, unless another seat has it already (said so)."""
-        taken = [n for n in names if n.lower() == name.lower()]
+        taken = [n for n in names if self._name_key(n) == self._name_key(name)]
         if taken:
             self.speaker.say(self.p.text("table.name_taken", name=taken[0]))
         else:
@@ -175,7 +179,7 @@ class TableSetupDialog(Menu):
         while len(names) < most:
             heard = self.listener.listen([], self.p.text("table.name_prompt",
                                                          n=len(names) + 1) + " ")
-            name = " ".join(typed_name(heard.text if heard else "").split())
+            name = typed_name(heard.text if heard else "")
             if not name:
                 if len(names) >= fewest or heard is None:
                     break
@@ -188,7 +192,8 @@ class TableSetupDialog(Menu):
     def _spoken_name(self, n: int, can_end: bool) -> Optional[str]:
         """Seat ``n``'s name by voice (None: "done", the list is complete)."""
         default = self.p.text("menu.seat_name", n=n)
-        vocabulary = [w for w in self.known if w not in self._taken_keys()] + self.say["spell"]
+        taken = self._taken_keys()
+        vocabulary = [w for w in self.known if w not in taken] + self.say["spell"]
         if can_end:
             vocabulary += self.say["done"]
         question = self.p.text("table.name_question_or_done" if can_end
@@ -215,7 +220,7 @@ class TableSetupDialog(Menu):
             elif key in self.typed_words["spell"]:
                 pass
             elif text != "\0":  # a typed line: the name as written
-                name = " ".join(typed_name(text).split())
+                name = typed_name(text)
                 if name:
                     return name
                 continue
@@ -241,16 +246,19 @@ class TableSetupDialog(Menu):
 
     def _unsure(self, question: str, vocabulary: Sequence[str]) -> Optional[str]:
         """A name or a letter: even a reading the recognizer doubts is taken, because a
-        name is read back for a yes and each letter is said back as it comes."""
-        self.take_unsure = True
-        try:
-            return self._hear(question, vocabulary)
-        finally:
-            self.take_unsure = False
+        name is read back for a yes and each letter is said back as it comes (a doubted
+        "done", "okay" or "quit" is not: it would end something unasked)."""
+        return self._hear(question, vocabulary, take_doubted=self._doubtable)
 
     def _taken_keys(self) -> List[str]:
-        taken = {n.lower() for n in self._names_so_far}
-        return [key for key, known in self.known.items() if known.name.lower() in taken]
+        taken = {self._name_key(n) for n in self._names_so_far}
+        return [key for key, known in self.known.items() if self._name_key(known.name) in taken]
+
+    def _name_key(self, name: str) -> str:
+        """Two names are the same seat's when equal so: "Ayşe" and a typed "ayse" (the
+        language's folding, then no accents, since a table's names come from anywhere)."""
+        text = unicodedata.normalize("NFKD", self.language.grammar.key(name).replace("ı", "i"))
+        return "".join(c for c in text if not unicodedata.combining(c))
 
     def _spelled(self, default: str) -> Optional[str]:
         """A name spelled one letter an utterance, read back; None when it was not right."""
@@ -277,7 +285,7 @@ class TableSetupDialog(Menu):
                 if len(letters) < MAX_NAME:
                     letters.append(self.letters[key])
             elif text != "\0":  # typed: the name itself
-                name = " ".join(typed_name(text).split())
+                name = typed_name(text)
                 if name:
                     return name
             else:
@@ -286,8 +294,8 @@ class TableSetupDialog(Menu):
     def _confirm(self, question: str) -> bool:
         answers = {w: True for w in self.yes}
         answers.update({w: False for w in self.no})
-        yes = self.language.grammar.data["commands"]["yes"]["spoken"][0]
-        return self._ask(question, answers, True, yes)
+        no = self.language.grammar.data["commands"]["no"]["spoken"][0]
+        return self._ask(question, answers, False, no)   # unanswered: not taken
 
     # --- lives, dealer, house rules ----------------------------------------------------
 
@@ -314,7 +322,7 @@ class TableSetupDialog(Menu):
         for seat, name in enumerate(names):
             answers.setdefault(self.language.grammar.key(name), seat)
             for key, known in self.known.items():
-                if known.name.lower() == name.lower():
+                if self._name_key(known.name) == self._name_key(name):
                     answers.setdefault(key, seat)
         last = len(names) - 1
         key = "table.ask_dealer_typed" if self.typed_only else "table.ask_dealer"
@@ -325,7 +333,7 @@ class TableSetupDialog(Menu):
         """The house rules switched on, one answer each; "okay" (Enter) ends: none at first."""
         rules = list(self.spec.house_rules)
         chosen: List[str] = []
-        words = self.words.get("house_rules", {})
+        words = self.setup.get("house_rules", {})
         while rules:
             answers: Dict[str, str] = {}
             for number, rule in enumerate(rules, 1):  # by number, by its words, by its id
@@ -337,6 +345,7 @@ class TableSetupDialog(Menu):
                                for number, rule in enumerate(rules, 1)])
             key = "table.another_house_rule" if chosen else "table.ask_house_rules"
             default = self.p.text("table.no_more" if chosen else "table.no_house_rules")
+            answers.setdefault(self.language.grammar.key(default), None)  # typed "none"
             rule = self._ask(self.p.text(key, rules=titles, hint=self._hint(default)),
                              answers, None, default)
             if rule is None:
@@ -349,5 +358,7 @@ class TableSetupDialog(Menu):
 
 
 def typed_name(text: str) -> str:
-    """A typed name without control characters or commas, at most 30 characters."""
-    return "".join(c for c in text if c.isprintable() and c != ",")[:MAX_NAME]
+    """A typed name without control characters or commas, its spaces single, at most
+    ``MAX_NAME`` characters."""
+    kept = "".join(c for c in text if c.isprintable() and c != ",")
+    return " ".join(kept.split())[:MAX_NAME]

@@ -82,7 +82,7 @@ def judge(heard: Hypothesis, distance: Dict[str, float],
         # (off-topic talk the decoder rejects is far from them); far from their takes, a
         # word they never enrolled may have been forced onto it by both ("zero" as "two")
         if nearest <= AGREE_AT:
-            if rejected and nearest > REJECTED_AT \
+            if (rejected and nearest > REJECTED_AT) \
                     or min(outside().values(), default=np.inf) < OUT_MARGIN * nearest:
                 return replace(heard, text=best, verdict=CONFIRM)
             return replace(heard, text=best, verdict=ACCEPT, vouched=True)

@@ -20,8 +20,8 @@ verdict comes from features that compare the two decodings (see ``_features``):
 "Its pronunciation" is the word's first in the dictionary: for a word cmudict has, the English
 one (Turkish "on" is AA N there, while espeak-ng's Turkish "on" is heard OW N), unless the
 language's verdict says ``"phone_reference": "language"``: then a word its own
-``pronunciations.dict`` defines is compared with the first pronunciation listed there
-("on(3) OW N"), alternates included.
+``pronunciations.dict`` defines is compared with the language's first entry for it, even
+when that entry is written as an alternate ("on(3) OW N").
 A steady sound (a hum) is rejected by its flat level.  The features are combined into one
 score whose weights and thresholds are the language's data (``SphinxVerdict``, from the
 ``sphinx_verdict`` entry of its ``language.json``): the same English acoustic model fits
