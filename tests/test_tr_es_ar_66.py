@@ -238,6 +238,19 @@ def test_a_whole_doksan_table_game_typed(code, tmp_path):
 VOICES = (("", 160), ("+f3", 140), ("+m3", 185), ("+f2", 170))
 
 
+def say_through(player, text: str, why: str, vocabulary, prompt, look_back: int):
+    """``text`` spoken by an espeak-ng voice of the player's language into the recognizer;
+    each time it was said in the last ``look_back`` utterances, by the next voice."""
+    from voice.hear.listeners import WavFilesListener
+    from voice.hear.segmenter import Segmenter
+    again = sum(1 for said, _ in player.said[-look_back:] if said == text)
+    player.said.append((text, why))
+    voice, speed = VOICES[again % len(VOICES)]
+    path = player.tmp_path / f"{len(player.said):03d}.wav"
+    path.write_bytes(synthesize(text, voice=player.code + voice, speed=speed).read_bytes())
+    return WavFilesListener([str(path)], Segmenter, player.recognizer).listen(vocabulary, prompt)
+
+
 class SpeakingPlayer:
     """A player at the device who speaks: each turn the strong bot picks the move, espeak-ng
     says it in the language into a WAV file, and the file goes through the same WAV listener,
@@ -257,8 +270,6 @@ class SpeakingPlayer:
         self.bot = make_bot("strong", 5)
 
     def listen(self, vocabulary, prompt):
-        from voice.hear.listeners import WavFilesListener
-        from voice.hear.segmenter import Segmenter
         if len(self.said) >= self.limit:
             return None
         s, say = self.session, SAY[self.code]
@@ -277,12 +288,7 @@ class SpeakingPlayer:
                 # suit if asked which
                 text, self.meant = say["rank"][self.meant.rank], Intent("play",
                                                                          rank=self.meant.rank)
-        again = sum(1 for said, _ in self.said[-6:] if said == text)
-        self.said.append((text, why))
-        voice, speed = VOICES[again % len(VOICES)]
-        path = self.tmp_path / f"{len(self.said):03d}.wav"
-        path.write_bytes(synthesize(text, voice=self.code + voice, speed=speed).read_bytes())
-        return WavFilesListener([str(path)], Segmenter, self.recognizer).listen(vocabulary, prompt)
+        return say_through(self, text, why, vocabulary, prompt, look_back=6)
 
 
 def play_a_match_by_voice(code: str, tmp_path):
@@ -566,8 +572,6 @@ class TableSpeaker:
         return s.state is not before
 
     def listen(self, vocabulary, prompt):
-        from voice.hear.listeners import WavFilesListener
-        from voice.hear.segmenter import Segmenter
         s = self.session
         if self.mark is not None and self.taken(self.mark):
             self.step, self.mark = self.step + 1, None
@@ -580,12 +584,7 @@ class TableSpeaker:
             text = SAY[self.code][why]
         else:
             why, self.mark = "move", s.state
-        again = sum(1 for said, _ in self.said[-8:] if said == text)
-        self.said.append((text, why))
-        voice, speed = VOICES[again % len(VOICES)]
-        path = self.tmp_path / f"{len(self.said):03d}.wav"
-        path.write_bytes(synthesize(text, voice=self.code + voice, speed=speed).read_bytes())
-        return WavFilesListener([str(path)], Segmenter, self.recognizer).listen(vocabulary, prompt)
+        return say_through(self, text, why, vocabulary, prompt, look_back=8)
 
 
 @needs_speech
