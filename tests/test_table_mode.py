@@ -330,9 +330,9 @@ def test_the_table_set_up_by_voice_in_spanish_spells_by_the_telephone_alphabet(t
         "María", "sí",
         "letra por letra", "Barcelona", "Oviedo", "listo", "sí",      # seat 2: "Bo"
         "listo", "cinco", "María"])
-    assert lines[1] == ("Jugador 1: diga el nombre, o letra por letra para deletrearlo, "
+    assert lines[1] == ("Jugador 1: di el nombre, o letra por letra para deletrearlo, "
                         "o siguiente para Jugador 1.")
-    assert "B, O: ¿Bo? Diga sí o no." in lines
+    assert "B, O: ¿Bo? Di sí o no." in lines
     assert "Jugadores: María y Bo." in lines
     assert events == [("round_start", 1, "María", "Bo")]
 
