@@ -164,7 +164,6 @@ def spoken_report(rows: List[Reading]) -> None:
     print("%-16s %-11s %14s %11s %14s %11s" % ("voice", "", "off-topic move", "read back",
                                                "rank at once", "asked"))
     for fuse, name in ((False, "no profile"), (True, "profile")):
-        total = defaultdict(int)
         for voice in list(dict.fromkeys(r.speaker for r in rows)) + ["all"]:
             c = defaultdict(int)
             for r in rows:

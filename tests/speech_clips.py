@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -91,6 +91,17 @@ def trim_silence(pcm: np.ndarray, rate: int = 16000, below_peak_db: float = 45.0
 def load(path: Path) -> np.ndarray:
     """The int16 samples of a clip (at the rate it was synthesized with)."""
     return read_wav(path)[0]
+
+
+def wav_files(folder: Path, phrases: Sequence[str], **kwargs) -> List[str]:
+    """Each phrase ``synthesize``d (with ``kwargs``) into a numbered WAV in ``folder``, in
+    order: the files a voice run (``--wav``) is given, one utterance each."""
+    paths = []
+    for i, phrase in enumerate(phrases):
+        target = Path(folder) / f"{i:02d}.wav"
+        shutil.copy(synthesize(phrase, **kwargs), target)
+        paths.append(str(target))
+    return paths
 
 
 def synthesize_pcm(text: str, **kwargs) -> np.ndarray:

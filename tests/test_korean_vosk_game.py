@@ -8,14 +8,13 @@ small model (measured in-game at 160 words per minute: 여섯, 열 더하기 and
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from speech_clips import espeak_available, synthesize
+from speech_clips import espeak_available, wav_files
 from voice.lang import Language
 from voice.understand.grammar import Intent
 
@@ -35,12 +34,7 @@ needs_speech = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is n
 
 
 def clips(tmp_path: Path, phrases):
-    paths = []
-    for i, phrase in enumerate(phrases):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase, lang="ko"), target)
-        paths.append(str(target))
-    return paths
+    return wav_files(tmp_path, phrases, lang="ko")
 
 
 # ------------------------------------------------------------------ the language data

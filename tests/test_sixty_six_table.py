@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 
 import pytest
 
@@ -18,7 +17,7 @@ from cli_runner import read_events, talking_cards
 from engine import sixty_six as ss
 from engine import sixty_six_table as table
 from engine.api import IllegalAction
-from speech_clips import espeak_available, synthesize
+from speech_clips import espeak_available, wav_files
 
 PLAYERS = "Ayşe,Bob"
 COMPARED = ("deal", "play", "trick", "marriage", "exchange", "close", "claim", "play_on",
@@ -237,11 +236,7 @@ def test_a_spoken_hand(tmp_path):
               "ten of spades", "jack of spades", "ace of clubs", "nine of clubs",
               "marriage in diamonds", "queen", "nine of diamonds", "ten of clubs",
               "jack of clubs", "sixty six"]
-    files = []
-    for i, phrase in enumerate(p for phrase in spoken for p in (phrase, "yes")):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase), target)
-        files.append(str(target))
+    files = wav_files(tmp_path, [p for phrase in spoken for p in (phrase, "yes")])
     events = tmp_path / "events.jsonl"
     result = talking_cards("table", "--game", "sixty-six", "--players", PLAYERS, "--mute",
                            "--backend", "sphinx", "--events", str(events), "--wav", *files,

@@ -3,14 +3,13 @@ checked through the events file; and the rules module's own counts (stock, ranks
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
 from cli_runner import read_events, talking_cards
 from engine import ninety_nine_table as table
 from engine.ninety_nine import Options
-from speech_clips import espeak_available, synthesize
+from speech_clips import espeak_available, wav_files
 
 
 def brief(log):
@@ -197,11 +196,7 @@ def test_rounds_rotate_the_dealer_and_the_first_player():
 def test_a_table_game_by_voice(tmp_path):
     spoken = ["seven", "yes", "king", "yes", "ten minus", "yes", "the total is forty five",
               "yes", "queen", "yes"]
-    files = []
-    for i, phrase in enumerate(spoken):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase), target)
-        files.append(str(target))
+    files = wav_files(tmp_path, spoken)
     events = tmp_path / "events.jsonl"
     result = talking_cards("table", "--players", "Ann,Bob,Cem", "--mute", "--backend",
                            "sphinx", "--events", str(events), "--wav", *files, timeout=300)
@@ -286,11 +281,7 @@ def test_the_table_set_up_by_voice(tmp_path):
               "that's everyone",
               "three",                               # lives
               "oliver"]                              # Oliver deals, so Bo starts
-    files = []
-    for i, phrase in enumerate(spoken):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase), target)
-        files.append(str(target))
+    files = wav_files(tmp_path, spoken)
     events = tmp_path / "events.jsonl"
     result = talking_cards("table", "--mute", "--backend", "sphinx", "--events", str(events),
                            "--wav", *files, timeout=300)
@@ -310,11 +301,7 @@ def test_the_table_set_up_by_voice(tmp_path):
 def spoken_set_up(tmp_path, code, spoken, *options):
     """The table set-up by voice in ``code``: each phrase an espeak-ng WAV of that language,
     through the real recognizer; the printed lines and the events."""
-    files = []
-    for i, phrase in enumerate(spoken):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase, lang=code), target)
-        files.append(str(target))
+    files = wav_files(tmp_path, spoken, lang=code)
     events = tmp_path / "events.jsonl"
     result = talking_cards("table", "--mute", "--lang", code, "--backend", "sphinx",
                            "--events", str(events), *options, "--wav", *files, timeout=300)

@@ -4,14 +4,13 @@ English acoustic model with each language's pronunciations (espeak-ng speech onl
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from speech_clips import espeak_available, synthesize
+from speech_clips import espeak_available, synthesize, wav_files
 from voice.lang import Language, load_language_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,12 +139,7 @@ def test_regional_tags_find_the_language(tag, code):
 # ------------------------------------------------------------------ by voice
 
 def clips(tmp_path: Path, lang: str, phrases, speed=160):
-    paths = []
-    for i, phrase in enumerate(phrases):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase, lang=lang, speed=speed), target)
-        paths.append(str(target))
-    return paths
+    return wav_files(tmp_path, phrases, lang=lang, speed=speed)
 
 
 def play_by_voice(tmp_path, lang, deck, spoken, speed=160):

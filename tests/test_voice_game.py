@@ -3,14 +3,13 @@ recognizer, the real session loop, checked through the events file."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from speech_clips import espeak_available, synthesize
+from speech_clips import espeak_available, wav_files
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = "10S,3S,5S,KH,10H,6H,9C,9D,8C,8D"
@@ -19,12 +18,7 @@ pytestmark = pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not
 
 
 def clips(tmp_path: Path, phrases):
-    paths = []
-    for i, phrase in enumerate(phrases):
-        target = tmp_path / f"{i:02d}.wav"
-        shutil.copy(synthesize(phrase), target)
-        paths.append(str(target))
-    return paths
+    return wav_files(tmp_path, phrases)
 
 
 def test_a_two_player_game_by_voice_through_the_session_loop(tmp_path):
