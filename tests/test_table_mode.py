@@ -316,11 +316,12 @@ def test_the_table_set_up_by_voice_in_spanish_spells_by_the_telephone_alphabet(t
     lines, events = spoken_set_up(tmp_path, "es", [
         "María", "sí",
         "letra por letra", "Barcelona", "Oviedo", "listo", "sí",      # seat 2: "Bo"
-        "listo", "cinco", "María"])
+        "listo", "cinco", "sí", "María"])   # a doubted "cinco" is read back
     assert lines[1] == ("Jugador 1: di el nombre, o letra por letra para deletrearlo, "
                         "o siguiente para Jugador 1.")
     assert "B, O: ¿Bo? Di sí o no." in lines
     assert "Jugadores: María y Bo." in lines
+    assert "¿5? Di sí o no." in lines     # Spanish reads a doubted answer back
     assert events == [("round_start", 1, "María", "Bo")]
 
 
@@ -333,7 +334,8 @@ def test_the_table_set_up_by_voice_in_arabic_writes_a_spelled_name_in_arabic(tmp
     lines, events = spoken_set_up(tmp_path, "ar", [
         "نور", "نعم",
         "حرفًا حرفًا", "ج", "م", "ي", "ل", "خلاص", "نعم",            # seat 2: "جميل"
-        "هذا كل شيء", "ثلاثة", "نور"], "--save", str(save))
+        "هذا كل شيء", "ثلاثة", "نعم", "نور", "نعم"],   # doubted answers are read back
+        "--save", str(save))
     assert "ج، م، ي، ل: جميل؟ قل نعم أو لا." in lines
     assert "اللاعبون: Nour وجميل." in lines
     assert "جميل، دورك." in lines

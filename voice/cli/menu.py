@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Collection, Dict, List, Optional, Sequence, Tuple
 
 from voice.games.spec import GameSpec
-from voice.hear.recognizer import REJECT
+from voice.hear.recognizer import CONFIRM, REJECT
 from voice.lang import Language
 
 TRIES = 3
@@ -96,6 +96,10 @@ class Menu:
             for entry in menu.get(section, {}).values():
                 self.spoken.update(self._entry_words(entry, spoken_only=True))
         self.spoken.update(self._entry_words(menu.get(ENROLL, {}), spoken_only=True))
+        commands = language.grammar.data["commands"]
+        self.yes, self.no = (self._entry_words(commands[w]) for w in ("yes", "no"))
+        for word in ("yes", "no"):   # for reading a doubted answer back
+            self.spoken.update(self._entry_words(commands[word], spoken_only=True))
 
     # --- the questions ----------------------------------------------------------------
 
@@ -160,7 +164,14 @@ class Menu:
             for word in self._number_words(number) + self._entry_words(self.words.get(ENROLL, {})):
                 answers[word] = ENROLL
             question += " " + self.p.text("enroll.menu_offer", number=number)
-        return self._ask(question, answers, default, self.p.text(f"games.{default}"))
+        return self._ask(question, answers, default, self.p.text(f"games.{default}"),
+                         said=self._game_title)
+
+    def _game_title(self, game: str) -> Optional[str]:
+        """A game's name as read back (none for "my voice": that can be left at once)."""
+        if game == ENROLL:
+            return None
+        return self.p.text("menu.table_choice" if game == TABLE else f"games.{game}")
 
     def ask_table_game(self) -> str:
         """Which game is played at the real table (its table mode's id)."""
@@ -188,7 +199,7 @@ class Menu:
             return low
         answers = self._numbers(range(low, high + 1))
         question = self.p.text("menu.opponents", low=low, high=high, hint=self._hint(default))
-        return self._ask(question, answers, default, str(default))
+        return self._ask(question, answers, default, str(default), said=str)
 
     def ask_name(self, default: str) -> str:
         question = self.p.text("menu.name", hint=self._hint(default))
@@ -211,21 +222,29 @@ class Menu:
         default = self._remembered_start(spec, kind)
         fields = {"choices": self._or([str(n) for n in allowed])} if name == "target" else {}
         question = self.p.text(f"menu.lives.{spec.id}", hint=self._hint(default), **fields)
-        value = self._ask(question, self._numbers(allowed), default, str(default))
+        value = self._ask(question, self._numbers(allowed), default, str(default), said=str)
         return Choice(spec.id, names, opponents,
                       lives=value if name == "lives" else None,
                       target=value if name == "target" else None)
 
     # --- asking -----------------------------------------------------------------------
 
-    def _ask(self, question: str, answers: Dict[str, object], default, default_text: str):
-        """The answer to a closed question: ``answers`` maps normalized words to values."""
+    def _ask(self, question: str, answers: Dict[str, object], default, default_text: str,
+             said: Optional[Callable[[object], str]] = None):
+        """The answer to a closed question: ``answers`` maps normalized words to values.
+        ``said(value)``: how the answer is read back for a yes when the recognizer doubted
+        it, in a language whose spoken moves are all read back (its real speakers are
+        unmeasured); elsewhere, and typed, the answers are few and taken as heard."""
         for _ in range(TRIES):
             text = self._hear(question, [w for w in answers if w in self.spoken])
             if text is None:
                 return default
             key = self.language.grammar.key(text)
             if key in answers:
+                back = said(answers[key]) if said is not None else None
+                if back is not None and self._doubted() and not self._confirm(
+                        self.p.text("menu.read_back", answer=back)):
+                    continue
                 return answers[key]
             self.speaker.say(self.p.text("menu.unknown"))
         self.speaker.say(self.p.text("menu.taking_default", default=default_text))
@@ -259,6 +278,18 @@ class Menu:
             if command in ("help", "repeat"):
                 continue
             return text
+
+    def _doubted(self) -> bool:
+        heard = self.last_heard
+        return (heard is not None and not heard.typed and heard.verdict == CONFIRM
+                and self.language.confirm_every_move)
+
+    def _confirm(self, question: str) -> bool:
+        """A yes or a no; unanswered, a no (nothing is taken that was not said)."""
+        answers = {w: True for w in self.yes}
+        answers.update({w: False for w in self.no})
+        no = self.language.grammar.data["commands"]["no"]["spoken"][0]
+        return self._ask(question, answers, False, no)
 
     def _command(self, key: str) -> Optional[str]:
         for name, entry in self.commands.items():

@@ -95,12 +95,8 @@ class TableSetupDialog(Menu):
                 self.letters.setdefault(word, letter)
         self._doubtable = set(self.known) | set(self.letters)   # taken even when doubted
         self._names_so_far: List[str] = []   # the seats named so far (kept when input ends)
-        self.yes = self._entry_words(grammar.data["commands"]["yes"])
-        self.no = self._entry_words(grammar.data["commands"]["no"])
-        self.spoken = set(self.known) | set(self.letters) | set(
+        self.spoken |= set(self.known) | set(self.letters) | set(
             w for words in self.say.values() for w in words)
-        self.spoken |= set(self._entry_words(grammar.data["commands"]["yes"], True))
-        self.spoken |= set(self._entry_words(grammar.data["commands"]["no"], True))
         for entry in grammar.data.get("numbers", {}).values():
             self.spoken.update(self._entry_words(entry, spoken_only=True))
         for entry in self.setup.get("house_rules", {}).values():
@@ -291,12 +287,6 @@ class TableSetupDialog(Menu):
             else:
                 self.speaker.say(self.p.text("menu.unknown"))
 
-    def _confirm(self, question: str) -> bool:
-        answers = {w: True for w in self.yes}
-        answers.update({w: False for w in self.no})
-        no = self.language.grammar.data["commands"]["no"]["spoken"][0]
-        return self._ask(question, answers, False, no)   # unanswered: not taken
-
     # --- lives, dealer, house rules ----------------------------------------------------
 
     def ask_lives(self, setup: TableSetup) -> None:
@@ -307,7 +297,7 @@ class TableSetupDialog(Menu):
         fields = {"choices": self._or([str(n) for n in allowed])} if name == "target" else {}
         question = self.p.text(f"menu.lives.{self.virtual.id}", hint=self._hint(default),
                                **fields)
-        value = self._ask(question, self._numbers(allowed), default, str(default))
+        value = self._ask(question, self._numbers(allowed), default, str(default), said=str)
         if name == "lives":
             setup.lives = value
         else:
@@ -326,7 +316,8 @@ class TableSetupDialog(Menu):
                     answers.setdefault(key, seat)
         last = len(names) - 1
         key = "table.ask_dealer_typed" if self.typed_only else "table.ask_dealer"
-        seat = self._ask(self.p.text(key, default=names[last]), answers, last, names[last])
+        seat = self._ask(self.p.text(key, default=names[last]), answers, last, names[last],
+                         said=lambda seat: names[seat])
         return None if seat == last else seat
 
     def ask_house_rules(self) -> List[str]:
