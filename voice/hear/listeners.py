@@ -12,7 +12,7 @@ from typing import IO, Callable, List, Optional, Sequence
 import numpy as np
 
 from voice.hear.keyboard import Heard
-from voice.hear.recognizer import ACCEPT, REJECT, Hypothesis, Recognizer
+from voice.hear.recognizer import ACCEPT, CONFIRM, REJECT, Hypothesis, Recognizer  # noqa: F401 (CONFIRM: the doctests)
 from voice.hear.segmenter import AUDIO, DISCARD, END, PAUSE, START, SegmentEvent, Segmenter
 
 
