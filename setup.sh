@@ -51,7 +51,8 @@ fi
 case "$what" in
   play)  exec .venv/bin/talking-cards play "$@" ;;
   # Two workers (pytest-xdist): the suite is mostly decoding speech, so two cores take it in
-  # about half the time; more would not fit a 4 GB Raspberry Pi (a worker holds ~0.9 GB).
+  # about half the time; more would not fit a 4 GB Raspberry Pi (the whole suite in one
+  # process grew to 0.9 GB).
   test)  exec .venv/bin/python -m pytest -q -n "${TEST_WORKERS:-2}" "$@" ;;
   bench) for b in bench/*.py; do echo "== $b"; .venv/bin/python "$b"; done ;;
   setup) echo "Ready. Start a game with: .venv/bin/talking-cards play" ;;
